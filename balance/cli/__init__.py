@@ -1,0 +1,66 @@
+"""The ``balance`` command line: thin commands that call one API function each.
+
+Every user mistake arrives as :class:`balance.errors.UserError` (or a usage
+error from the parser) and is printed as one line on stderr with exit status 2;
+runtime failures exit 1.  Heavy modules are imported inside the commands so
+``balance --help`` answers at once.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+app = typer.Typer(
+    name="balance",
+    help="Monte Carlo balance analysis for board games: who wins, how and how long, with confidence intervals.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+# Each module adds its commands to ``app``.
+from balance.cli import listing, play  # noqa: E402,F401
+
+for _optional in ("sweep", "checks"):
+    try:
+        __import__(f"balance.cli.{_optional}")
+    except ModuleNotFoundError as _exc:  # a command module not written yet
+        if _exc.name != f"balance.cli.{_optional}":
+            raise
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``balance`` console script and ``python -m balance``."""
+    from balance.errors import UserError
+
+    try:
+        app(args=argv, prog_name="balance", standalone_mode=False)
+    except UserError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except typer.Abort:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.exceptions.TyperException as exc:  # usage errors: one line, exit 2
+        if type(exc).__name__ == "NoArgsIsHelpError":  # bare 'balance': show the help
+            ctx = getattr(exc, "ctx", None)
+            print(ctx.get_help() if ctx is not None else exc.format_message())
+            sys.exit(0)
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        ctx = getattr(exc, "ctx", None)
+        where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        print(f"error: {' '.join(message.split())}{where}", file=sys.stderr)
+        sys.exit(getattr(exc, "exit_code", 2))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        sys.exit(130)
+    except BrokenPipeError:
+        sys.exit(0)
+    else:
+        sys.exit(0)

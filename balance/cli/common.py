@@ -1,0 +1,138 @@
+"""Options and output helpers shared by the commands."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from typing import Annotated, Any, Optional
+
+import typer
+
+from balance.errors import UserError
+
+GameArg = Annotated[
+    Optional[str],
+    typer.Argument(help="Game name (see 'balance games'); default: the game in ./balance.toml, else carnage."),
+]
+PlayersOpt = Annotated[
+    Optional[str], typer.Option("--players", help="Comma-separated player names by seat, e.g. greedy,fleet.")
+]
+ParamOpt = Annotated[
+    Optional[list[str]], typer.Option("--param", "-p", help="Rule parameter NAME=VALUE (repeatable).")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Master seed: same seed, same numbers.")]
+BoardOpt = Annotated[Optional[str], typer.Option("--board", help="Board file (TOML) instead of the default board.")]
+PlayerFileOpt = Annotated[
+    Optional[str], typer.Option("--player-file", help="Python file defining extra players (see examples/).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON to stdout instead of a table.")]
+
+
+def parse_count(text: str, option: str = "--games") -> int:
+    """A positive whole number: ``1000000``, ``1_000_000``, ``1e6``, ``1M`` or ``250k``."""
+    raw = text.strip().replace("_", "").replace(",", "")
+    scale = 1
+    if raw[-1:].lower() in ("k", "m"):
+        scale = 1000 if raw[-1].lower() == "k" else 1_000_000
+        raw = raw[:-1]
+    try:
+        value = float(raw) * scale
+    except ValueError:
+        raise UserError(f"{option} {text}: expected a whole number of at least 1 (e.g. 100000, 1e6, 250k)") from None
+    if not math.isfinite(value) or value < 1 or not float(value).is_integer():
+        raise UserError(f"{option} {text}: expected a whole number of at least 1 (e.g. 100000, 1e6, 250k)")
+    return int(value)
+
+
+def game_name(game: str | None) -> str:
+    from balance.api import default_game
+
+    return game or default_game()
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, indent=2, default=_json_default) + "\n")
+
+
+def _json_default(value: Any) -> Any:
+    import numpy as np
+
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+def stdout_console() -> Any:
+    from rich.console import Console
+
+    return Console(highlight=False)
+
+
+def stderr_console() -> Any:
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def pct(rate: float, ci: list[float] | tuple[float, float]) -> str:
+    return f"{100 * rate:5.1f}%  ({100 * ci[0]:.1f}–{100 * ci[1]:.1f})"
+
+
+class GameProgress:
+    """A rich progress bar on stderr counting games: done, games/s, time left.
+
+    Used as a context manager; calling it with ``n`` adds ``n`` finished games.
+    """
+
+    def __init__(self, total: int, description: str = "games", enabled: bool = True) -> None:
+        self.total = total
+        self.description = description
+        self.enabled = enabled and sys.stderr.isatty()
+        self._progress: Any = None
+        self._task: Any = None
+
+    def __enter__(self) -> "GameProgress":
+        if self.enabled:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._progress = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[rate]}"),
+                TimeElapsedColumn(),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=stderr_console(),
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task(self.description, total=self.total, rate="")
+        return self
+
+    def __call__(self, n: int) -> None:
+        if self._progress is not None:
+            self._progress.advance(self._task, n)
+            task = self._progress.tasks[0]
+            speed = task.speed
+            self._progress.update(self._task, rate=f"{speed:,.0f} games/s" if speed else "")
+
+    def set_description(self, text: str) -> None:
+        if self._progress is not None:
+            self._progress.update(self._task, description=text)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._progress is not None:
+            self._progress.stop()

@@ -1,0 +1,20 @@
+"""The one error type for a user's mistake.
+
+A :class:`UserError` carries a single line that names the bad input and what
+is allowed.  The CLI prints it and exits with status 2, without a traceback;
+library callers can catch it like any ``ValueError``.
+"""
+
+from __future__ import annotations
+
+
+class UserError(ValueError):
+    """A mistake in what the user asked for (unknown name, bad value, bad file)."""
+
+    def __init__(self, message: str) -> None:
+        # One line, always: a multi-line message would read like a traceback.
+        super().__init__(" ".join(str(message).split()))
+
+    @property
+    def message(self) -> str:
+        return str(self)

@@ -1,0 +1,88 @@
+"""User-written players loaded from a Python file (``--player-file my_bots.py``).
+
+A player file decorates compiled functions with :func:`player`::
+
+    from numba import njit
+    from balance import player
+
+    @player("carnage", "homebody", "never leaves the HQ's neighbourhood")
+    @njit
+    def homebody(kind, seat, car, state, rng):
+        ...
+
+The function must have the game's player signature (see the game's
+``players.py``).  The file is run in a fresh namespace; nothing is installed.
+"""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from balance.errors import UserError
+from balance.game import GameSpec, PlayerInfo
+
+_COLLECTED: list[tuple[str, PlayerInfo]] = []
+
+
+def player(game: str, name: str, description: str) -> Callable[[Any], Any]:
+    """Register the decorated compiled function as a player of ``game``."""
+
+    def register(func: Any) -> Any:
+        if not hasattr(func, "py_func"):
+            raise TypeError(f"player {name!r}: decorate a numba @njit function (put @player above @njit)")
+        _COLLECTED.append((game, PlayerInfo(name, description, func, builtin=False)))
+        return func
+
+    return register
+
+
+def load_player_file(path: str | Path, spec: GameSpec) -> tuple[PlayerInfo, ...]:
+    """The players ``path`` defines for ``spec``; UserError if it defines none."""
+    file = Path(path)
+    if not file.is_file():
+        raise UserError(f"player file {str(path)!r} does not exist")
+    start = len(_COLLECTED)
+    try:
+        runpy.run_path(str(file), run_name=f"balance_players_{file.stem}")
+    except UserError:
+        raise
+    except Exception as exc:  # the user's code failed: say where, in one line
+        raise UserError(f"player file {str(path)!r} failed to load: {type(exc).__name__}: {exc}") from None
+    found = [info for game, info in _COLLECTED[start:] if game == spec.name]
+    del _COLLECTED[start:]
+    if not found:
+        raise UserError(
+            f"player file {str(path)!r} defines no player for {spec.name} "
+            f"(decorate a @njit function with @balance.player({spec.name!r}, NAME, DESCRIPTION))"
+        )
+    builtin = {p.name for p in spec.players}
+    names = [p.name for p in found]
+    for n in names:
+        if n in builtin:
+            raise UserError(f"player file {str(path)!r}: player {n!r} clashes with a built-in player of {spec.name}")
+        if names.count(n) > 1:
+            raise UserError(f"player file {str(path)!r}: player {n!r} is defined twice")
+    return tuple(found)
+
+
+def compile_dispatch(funcs: Sequence[Any], arg_names: Sequence[str]) -> Any:
+    """A compiled ``policy(index, *args)`` calling ``funcs[index](*args)``.
+
+    Games use it to mix built-in and user players in one kernel.  It is built
+    from source at run time, so it is compiled per process (not cached): only
+    runs with user players pay that cost.
+    """
+    from numba import njit
+
+    args = ", ".join(arg_names)
+    lines = [f"def policy(index, {args}):"]
+    for i in range(len(funcs)):
+        keyword = "if" if i == 0 else "elif"
+        lines.append(f"    {keyword} index == {i}:")
+        lines.append(f"        return f{i}({args})")
+    lines.append(f"    return f0({args})")
+    namespace: dict[str, Any] = {f"f{i}": f for i, f in enumerate(funcs)}
+    exec("\n".join(lines), namespace)  # noqa: S102 - source built from our own template
+    return njit(namespace["policy"])

@@ -1,0 +1,61 @@
+"""Games are found through the ``balance.games`` entry-point group.
+
+The built-in games register there exactly like a third-party game would
+(``pyproject.toml``); the toolkit never imports a game by name.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib.metadata import entry_points
+
+from balance.errors import UserError
+from balance.game import GameSpec
+
+GROUP = "balance.games"
+
+
+@lru_cache(maxsize=1)
+def _entry_points() -> dict:
+    found = {}
+    for ep in entry_points(group=GROUP):
+        if ep.name in found:
+            raise RuntimeError(f"two games registered as {ep.name!r} in {GROUP}")
+        found[ep.name] = ep
+    return found
+
+
+def game_names() -> list[str]:
+    return sorted({*_entry_points(), *_EXTRA})
+
+
+def get_game(name: str) -> GameSpec:
+    if name in _EXTRA:
+        return _EXTRA[name]
+    return _load(name)
+
+
+@lru_cache(maxsize=None)
+def _load(name: str) -> GameSpec:
+    eps = _entry_points()
+    if name not in eps:
+        allowed = ", ".join(game_names()) or "(none installed)"
+        raise UserError(f"unknown game {name!r}; allowed: {allowed}")
+    spec = eps[name].load()
+    if not isinstance(spec, GameSpec) or spec.name != name:
+        raise RuntimeError(f"entry point {name!r} in {GROUP} is not a GameSpec named {name!r}")
+    return spec
+
+
+def register(spec: GameSpec) -> None:
+    """Register a game without an entry point (tests, notebooks).  Refuses duplicates."""
+    if spec.name in _entry_points() or spec.name in _EXTRA:
+        raise ValueError(f"a game named {spec.name!r} is already registered")
+    _EXTRA[spec.name] = spec
+
+
+def unregister(name: str) -> None:
+    _EXTRA.pop(name, None)
+
+
+_EXTRA: dict[str, GameSpec] = {}

@@ -1,0 +1,136 @@
+"""Interval estimates for what the toolkit reports.
+
+* proportions (win rates, end-reason shares): Wilson score intervals;
+* differences of two proportions: Newcombe's hybrid score interval (method 10)
+  for independent samples;
+* game lengths: exact quantiles from a histogram, the mean with its standard
+  error.
+
+Everything here is plain numpy/`math`; the dev-only tests check it against
+scipy and statsmodels.
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+from typing import Sequence
+
+import numpy as np
+
+
+def z_value(confidence: float = 0.95) -> float:
+    """Two-sided normal quantile for ``confidence`` (1.959964 for 95%)."""
+    if not 0.0 < confidence < 1.0:
+        raise ValueError("confidence must be in (0, 1)")
+    return NormalDist().inv_cdf(0.5 + confidence / 2.0)
+
+
+def wilson(successes: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a proportion; ``(0, 1)`` when ``n == 0``."""
+    if n <= 0:
+        return (0.0, 1.0)
+    if not 0 <= successes <= n:
+        raise ValueError("successes must be in 0..n")
+    z = z_value(confidence)
+    p = successes / n
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    lo = max(0.0, centre - half)
+    hi = min(1.0, centre + half)
+    # Exact ends: with no successes (or no failures) the bound is 0 (or 1).
+    if successes == 0:
+        lo = 0.0
+    if successes == n:
+        hi = 1.0
+    return (lo, hi)
+
+
+def newcombe(
+    s1: int, n1: int, s2: int, n2: int, confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """Difference ``p2 - p1`` and its Newcombe (1998, method 10) interval.
+
+    Returns ``(difference, low, high)``.  Built from the two Wilson intervals,
+    it keeps good coverage near 0 and 1 where the Wald interval fails.
+    """
+    p1 = s1 / n1 if n1 else 0.0
+    p2 = s2 / n2 if n2 else 0.0
+    l1, u1 = wilson(s1, n1, confidence)
+    l2, u2 = wilson(s2, n2, confidence)
+    d = p2 - p1
+    low = d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
+    high = d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
+    return (d, max(-1.0, low), min(1.0, high))
+
+
+def two_proportion_p_value(s1: int, n1: int, s2: int, n2: int) -> float:
+    """Two-sided p-value of the pooled two-proportion z-test (1.0 when undefined)."""
+    if n1 == 0 or n2 == 0:
+        return 1.0
+    pooled = (s1 + s2) / (n1 + n2)
+    var = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
+    if var <= 0:
+        return 1.0 if s1 / n1 == s2 / n2 else 0.0
+    z = (s2 / n2 - s1 / n1) / math.sqrt(var)
+    return 2.0 * (1.0 - NormalDist().cdf(abs(z)))
+
+
+def hist_quantile(hist: Sequence[int] | np.ndarray, q: float) -> int:
+    """The exact ``q``-quantile (lower, "inverted CDF") of integer values 0..len-1
+    given their counts ``hist``."""
+    counts = np.asarray(hist, dtype=np.int64)
+    total = int(counts.sum())
+    if total == 0:
+        raise ValueError("empty histogram")
+    rank = max(1, math.ceil(q * total))  # the rank-th smallest value
+    return int(np.searchsorted(np.cumsum(counts), rank))
+
+
+def hist_mean_se(hist: Sequence[int] | np.ndarray) -> tuple[float, float]:
+    """Mean of integer values given their counts, and its standard error."""
+    counts = np.asarray(hist, dtype=np.float64)
+    n = counts.sum()
+    if n == 0:
+        raise ValueError("empty histogram")
+    values = np.arange(counts.shape[0], dtype=np.float64)
+    mean = float((counts * values).sum() / n)
+    if n < 2:
+        return mean, float("nan")
+    var = float((counts * (values - mean) ** 2).sum() / (n - 1))
+    return mean, math.sqrt(var / n)
+
+
+def hist_quantile_ci(
+    hist: Sequence[int] | np.ndarray, q: float, confidence: float = 0.95
+) -> tuple[int, int]:
+    """Distribution-free interval for the ``q``-quantile (order statistics with
+    binomial ranks, normal approximation)."""
+    counts = np.asarray(hist, dtype=np.int64)
+    n = int(counts.sum())
+    if n == 0:
+        raise ValueError("empty histogram")
+    z = z_value(confidence)
+    half = z * math.sqrt(n * q * (1 - q))
+    lo_rank = max(1, math.floor(n * q - half))
+    hi_rank = min(n, math.ceil(n * q + half) + 1)
+    cum = np.cumsum(counts)
+    return int(np.searchsorted(cum, lo_rank)), int(np.searchsorted(cum, hi_rank))
+
+
+def length_summary(hist: Sequence[int] | np.ndarray) -> dict[str, float | int]:
+    """Mean (with standard error), median, p10, p90 and max of a length histogram."""
+    counts = np.asarray(hist, dtype=np.int64)
+    mean, se = hist_mean_se(counts)
+    nonzero = np.nonzero(counts)[0]
+    return {
+        "mean": mean,
+        "mean_se": se,
+        "median": hist_quantile(counts, 0.5),
+        "p10": hist_quantile(counts, 0.1),
+        "p90": hist_quantile(counts, 0.9),
+        "min": int(nonzero[0]),
+        "max": int(nonzero[-1]),
+    }

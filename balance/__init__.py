@@ -14,6 +14,12 @@ __version__ = "0.1.0"
 _LAZY = {
     "run": ("balance.api", "run"),
     "trace": ("balance.api", "trace"),
+    "sweep": ("balance.sweep", "sweep"),
+    "load": ("balance.store", "load"),
+    "report": ("balance.report", "report"),
+    "baseline": ("balance.check", "baseline"),
+    "check": ("balance.check", "check"),
+    "init": ("balance.config", "init"),
     "RunResult": ("balance.api", "RunResult"),
     "UserError": ("balance.errors", "UserError"),
     "player": ("balance.plugins", "player"),

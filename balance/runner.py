@@ -232,20 +232,26 @@ class LocalExecutor:
 
     def __init__(self, threads: int | None = None) -> None:
         self.threads = threads
+        self._previous: int | None = None
 
     def __enter__(self) -> "LocalExecutor":
-        if self.threads:
+        if self.threads is not None:
             import numba
 
             if not 1 <= self.threads <= numba.config.NUMBA_NUM_THREADS:
                 raise UserError(
                     f"--threads {self.threads}: allowed 1 to {numba.config.NUMBA_NUM_THREADS} on this machine"
                 )
+            self._previous = numba.get_num_threads()
             numba.set_num_threads(self.threads)
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        return None
+        if self._previous is not None:  # leave the process as we found it
+            import numba
+
+            numba.set_num_threads(self._previous)
+            self._previous = None
 
     def map_unordered(self, tasks: Sequence[Task]) -> Iterator[tuple[Task, Aggregate]]:
         for task in tasks:
@@ -258,7 +264,7 @@ def make_executor(threads: int | None = None, scheduler: str | None = None) -> A
     if scheduler:
         from balance.dask_executor import DaskExecutor  # optional extra
 
-        return DaskExecutor(scheduler)
+        return DaskExecutor(scheduler, threads)
     return LocalExecutor(threads)
 
 

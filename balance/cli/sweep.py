@@ -1,0 +1,178 @@
+"""``balance sweep`` and ``balance report``: thin wrappers over :mod:`balance.sweep`
+and :mod:`balance.report`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from balance.cli import app
+from balance.cli.common import (
+    BoardOpt,
+    GameArg,
+    GameProgress,
+    JsonOpt,
+    PlayerFileOpt,
+    PlayersOpt,
+    parse_count,
+    pct,
+    print_json,
+    stdout_console,
+)
+
+SpecOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--param",
+        "-p",
+        help="NAME=SPEC (repeatable; several make the full grid). SPEC: 8..14, 8..14:2, 0.25..0.5:0.05, 8,10,12 or 9.",
+    ),
+]
+
+
+@app.command()
+def sweep(
+    game: GameArg = None,
+    param: SpecOpt = None,
+    games: Annotated[
+        str | None, typer.Option("--games", "-n", help="Games per point (1e6, 250k, 1_000_000). Default 1000000.")
+    ] = None,
+    players: PlayersOpt = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Master seed; game g has the same seed at every point. Default 0.")] = None,
+    board: BoardOpt = None,
+    rotate_seats: Annotated[
+        bool | None, typer.Option("--rotate-seats/--no-rotate-seats", help="Play every seating equally often.")
+    ] = None,
+    player_file: PlayerFileOpt = None,
+    out: Annotated[str | None, typer.Option("--out", help="Run directory (default runs/<game>-<timestamp>).")] = None,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the sweep in --out, skipping finished points (or start it).")
+    ] = False,
+    keep_games: Annotated[
+        bool | None, typer.Option("--keep-games/--no-keep-games", help="Also store one row per game (big).")
+    ] = None,
+    max_points: Annotated[
+        int | None, typer.Option("--max-points", help="Refuse grids with more points than this. Default 10000.")
+    ] = None,
+    config: Annotated[
+        str | None, typer.Option("--config", help="Sweep file (TOML) with the same settings; flags win over it.")
+    ] = None,
+    report: Annotated[str | None, typer.Option("--report", help="Also write the HTML report (and FILE.json).")] = None,
+    png: Annotated[str | None, typer.Option("--png", help="Also write the main figure as a PNG.")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print the expanded grid and stop.")] = False,
+    threads: Annotated[int | None, typer.Option("--threads", help="Threads to use (default: all cores).")] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Dask scheduler address tcp://HOST:PORT (optional extra).")
+    ] = None,
+    chunk: Annotated[int | None, typer.Option("--chunk", hidden=True, help="Games per task.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play a grid of rule variants (same seeds at every point) and store the counts; see docs/sweeps.md."""
+    from balance.api import parse_param_assignments
+    from balance.sweep import command_line, finish, plan
+
+    the_plan = plan(
+        game,
+        params=parse_param_assignments(param or []),
+        games=parse_count(games) if games is not None else None,
+        players=players,
+        seed=seed,
+        board=board,
+        rotate_seats=rotate_seats,
+        player_file=player_file,
+        out=out,
+        resume=resume,
+        keep_games=keep_games,
+        max_points=max_points,
+        threads=threads,
+        scheduler=scheduler,
+        chunk=chunk,
+        config=config,
+        report=report,
+        png=png,
+        command=command_line() if "sweep" in sys.argv[1:] else None,
+    )
+    if as_json and dry_run:
+        print_json({"dry_run": True, **the_plan.to_dict()})
+        return
+    text = "\n".join(the_plan.describe())
+    if as_json:
+        print(text, file=sys.stderr)
+    else:
+        stdout_console().print(text, markup=False)
+    if dry_run:
+        return
+    n_points = the_plan.n_points
+    with GameProgress(the_plan.pending_games, f"{the_plan.game}: point {len(the_plan.done)}/{n_points}") as bar:
+        result = finish(
+            the_plan,
+            progress=bar,
+            on_point=lambda done, total: bar.set_description(f"{the_plan.game}: point {done}/{total}"),
+        )
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        render_sweep(result)
+
+
+def render_sweep(result: Any) -> None:
+    from rich.table import Table
+
+    con = stdout_console()
+    m = result.manifest
+    swept = [a["name"] for a in m["axes"] if len(a["values"]) > 1]
+    rows = result.figures()
+    table = Table(title="Win rate by seat (95% Wilson interval)", title_justify="left")
+    for name in swept or ["point"]:
+        table.add_column(name, justify="right")
+    for s, name in enumerate(m["players"]):
+        table.add_column(f"seat {s}" + ("" if m["rotate_seats"] else f" {name}"), justify="right")
+    table.add_column("no winner", justify="right")
+    table.add_column("median turns", justify="right")
+    limit = 40
+    from balance.sweep import format_value
+
+    for row in rows[:limit]:
+        keys = [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
+        cells = [pct(s["win_rate"], s["ci95"]) for s in row["seats"]]
+        nw = row["no_winner_rate"]
+        table.add_row(*keys, *cells, pct(nw["rate"], nw["ci95"]), str(row["turns"]["median"]))
+    con.print(table)
+    if len(rows) > limit:
+        con.print(f"… {len(rows) - limit:,} more points: see the report or balance.load('{result.out}')")
+    rate = f", {result.games_played / result.elapsed_s:,.0f} games/s" if result.elapsed_s > 0 and result.games_played else ""
+    con.print(
+        f"{result.points_played:,} points played ({result.games_played:,} games in {result.elapsed_s:.1f} s{rate}); "
+        f"results in {result.out}",
+        markup=False,
+    )
+    if result.report:
+        con.print(f"report: {result.report} (and {result.report.with_suffix('.json')})", markup=False)
+    if result.png:
+        con.print(f"figure: {result.png}", markup=False)
+
+
+@app.command()
+def report(
+    run_dir: Annotated[str, typer.Argument(metavar="DIR", help="A run directory written by 'balance sweep'.")],
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="HTML file to write (default DIR/report.html).")
+    ] = None,
+    png: Annotated[str | None, typer.Option("--png", help="Also write the main figure as a PNG.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report's numbers (the JSON twin) to stdout.")] = False,
+) -> None:
+    """Write the self-contained HTML balance report of a sweep (and its JSON twin)."""
+    from balance.report import report as api_report
+
+    result = api_report(run_dir, output, png=png)
+    if as_json:
+        print_json(result.data)
+        return
+    con = stdout_console()
+    con.print(f"report: {result.html} (numbers in {result.json})", markup=False)
+    if result.png:
+        con.print(f"figure: {result.png}", markup=False)
+    for f in result.data["findings"]:
+        con.print(f"- {f['text']}", markup=False, soft_wrap=True)

@@ -1,0 +1,894 @@
+"""Sweeps: play a grid of rule variants and store each point's counts.
+
+``balance sweep carnage --param car_cost=8..14`` plays the same games (common
+random numbers: game ``g`` uses the stream of ``(seed, g)`` at every point) under
+each value, so differences between points are not seed noise.
+
+A SPEC says which values one parameter takes:
+
+=====================  =====================================================
+``8..14``              every integer from 8 to 14, both ends included
+``8..14:2``            8, 10, 12, 14 (a step; the high end only if reached)
+``0.25..0.5:0.05``     a float range needs a step; computed in decimal, so
+                       0.25, 0.3, 0.35, ... exactly as written
+``8,10,12``            a list (any kind of parameter; no value twice)
+``9``                  one value (a fixed parameter of the sweep)
+=====================  =====================================================
+
+Several parameters make the full grid (the first one varies slowest).
+Everything is validated, every point included, before the run directory is
+created: bad input writes nothing.  The run itself is in :func:`run_plan`; the
+store in :mod:`balance.store`.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import itertools
+import math
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+import tomllib
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from balance.errors import UserError
+from balance.game import Param
+
+DEFAULT_MAX_POINTS = 10_000
+DEFAULT_RUNS_DIR = "runs"
+
+_NUM = r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?"
+_RANGE = re.compile(rf"^\s*(?P<lo>{_NUM})\s*\.\.\s*(?P<hi>{_NUM})\s*(?::\s*(?P<step>{_NUM})\s*)?$")
+_ALLOWED_FORMS = "LOW..HIGH, LOW..HIGH:STEP, a list A,B,C or one value"
+
+
+# --------------------------------------------------------------------------- SPEC parsing
+def parse_spec(param: Param, text: str, max_values: int | None = None) -> list[Any]:
+    """The values of ``param`` that the SPEC ``text`` names, validated, in order.
+
+    Raises :class:`UserError` with one line for anything not allowed.
+    """
+    raw = str(text).strip()
+    where = f"--param {param.name}={text}"
+    if not raw:
+        raise UserError(f"{where}: empty; expected {_ALLOWED_FORMS}")
+    if ".." in raw:
+        if param.kind in ("bool", "choice"):
+            raise UserError(
+                f"{where}: a range needs a number; {param.name} is {param.allowed}, give a list (a,b) or one value"
+            )
+        m = _RANGE.match(raw)
+        if m is None:
+            raise UserError(f"{where}: expected {_ALLOWED_FORMS}")
+        lo, hi, step = _range_parts(param, text, m)
+        count = int((hi - lo) // step) + 1
+        if max_values is not None and count > max_values:
+            raise UserError(
+                f"{where}: {count:,} values, more than --max-points {max_values:,}; raise --max-points to run it"
+            )
+        if param.kind == "int":
+            return [param.validate(int(lo + i * step)) for i in range(count)]
+        return [param.validate(float(lo + i * step)) for i in range(count)]
+    if "," in raw:
+        items = [t.strip() for t in raw.split(",")]
+        if any(not t for t in items):
+            raise UserError(f"{where}: an empty item in the list; expected A,B,C")
+        values = [param.parse(t) for t in items]
+        seen: list[Any] = []
+        for v in values:
+            if v in seen and type(v) is type(seen[seen.index(v)]):
+                raise UserError(f"{where}: {format_value(v)} given twice")
+            seen.append(v)
+        return values
+    return [param.parse(raw)]
+
+
+def _range_parts(param: Param, text: str, m: re.Match[str]) -> tuple[Decimal, Decimal, Decimal]:
+    where = f"--param {param.name}={text}"
+    lo_t, hi_t, step_t = m.group("lo"), m.group("hi"), m.group("step")
+    # Both ends go through the parameter's own parser: type and range checked once.
+    lo_v, hi_v = param.parse(lo_t), param.parse(hi_t)
+    if hi_v < lo_v:
+        raise UserError(f"{where}: reversed range (empty); write LOW..HIGH with LOW <= HIGH, e.g. {hi_t}..{lo_t}")
+    if param.kind == "int":
+        if step_t is None:
+            step = Decimal(1)
+        else:
+            try:
+                step_i = int(step_t)
+            except ValueError:
+                raise UserError(f"{where}: step {step_t} must be a whole number of at least 1") from None
+            if step_i <= 0:
+                raise UserError(f"{where}: step {step_t} must be a whole number of at least 1")
+            step = Decimal(step_i)
+        return Decimal(lo_v), Decimal(hi_v), step
+    if step_t is None:
+        raise UserError(f"{where}: a float range needs a step, e.g. {lo_t}..{hi_t}:0.05")
+    try:
+        step = Decimal(step_t)
+        lo, hi = Decimal(lo_t.strip()), Decimal(hi_t.strip())
+    except InvalidOperation:  # pragma: no cover - the regex admits only numbers
+        raise UserError(f"{where}: expected {_ALLOWED_FORMS}") from None
+    if not step > 0:
+        raise UserError(f"{where}: step {step_t} must be positive")
+    return lo, hi, step
+
+
+def format_value(value: Any) -> str:
+    """A value as a user writes it (``true``, ``12``, ``0.35``, ``wide``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def format_spec(param: Param, values: Sequence[Any]) -> str:
+    """A SPEC that parses back to exactly ``values`` (the shortest of range or list)."""
+    if len(values) == 1:
+        return format_value(values[0])
+    if param.kind == "int" and len(values) >= 3:
+        step = values[1] - values[0]
+        if step > 0 and all(b - a == step for a, b in itertools.pairwise(values)):
+            return f"{values[0]}..{values[-1]}" + ("" if step == 1 else f":{step}")
+    return ",".join(format_value(v) for v in values)
+
+
+def describe_values(values: Sequence[Any], limit: int = 12) -> str:
+    text = [format_value(v) for v in values]
+    if len(text) > limit:
+        text = [*text[: limit // 2], "…", *text[-2:]]
+    return ", ".join(text)
+
+
+# --------------------------------------------------------------------------- the grid
+@dataclass(frozen=True)
+class Axis:
+    """One swept parameter: its values in order (one value: a fixed parameter)."""
+
+    name: str
+    kind: str
+    values: tuple[Any, ...]
+    spec: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "kind": self.kind, "spec": self.spec, "values": list(self.values)}
+
+
+def expand_grid(axes: Sequence[Axis]) -> list[dict[str, Any]]:
+    """Every combination of the axes' values, the first axis varying slowest."""
+    names = [a.name for a in axes]
+    return [dict(zip(names, combo)) for combo in itertools.product(*(a.values for a in axes))]
+
+
+def build_axes(spec: Any, specs: Mapping[str, Any], max_points: int) -> list[Axis]:
+    """Parse every SPEC (string from the command line, or a TOML value) into an Axis."""
+    axes: list[Axis] = []
+    for name, value in specs.items():
+        param = spec.param(name)
+        if isinstance(value, str):
+            values = parse_spec(param, value, max_points)
+        elif isinstance(value, (list, tuple)):
+            if not value:
+                raise UserError(f"parameter {name}: an empty list of values")
+            values = [param.parse(v) if isinstance(v, str) and param.kind != "choice" else param.validate(v) for v in value]
+            if len(set(map(repr, values))) != len(values):
+                raise UserError(f"parameter {name}: a value given twice in {value!r}")
+        else:
+            values = [param.validate(value)]
+        axes.append(Axis(name, param.kind, tuple(values), format_spec(param, values)))
+    total = math.prod(len(a.values) for a in axes) if axes else 1
+    if total > max_points:
+        sizes = " × ".join(str(len(a.values)) for a in axes)
+        raise UserError(
+            f"the grid has {total:,} points ({sizes}), more than --max-points {max_points:,}; "
+            "raise --max-points to run it"
+        )
+    return axes
+
+
+# --------------------------------------------------------------------------- config file
+CONFIG_KEYS = (
+    "game", "games", "seed", "players", "board", "rotate_seats", "player_file",
+    "out", "report", "png", "keep_games", "max_points", "threads", "scheduler", "params",
+)
+
+
+def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read a sweep config file (TOML): the same settings as the flags.
+
+    Paths in the file (``board``, ``player_file``, ``out``, ``report``, ``png``) are
+    relative to the file's folder.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"--config {path}: no such file")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UserError(f"--config {path}: not valid TOML ({' '.join(str(exc).split())})") from None
+    unknown = sorted(set(data) - set(CONFIG_KEYS))
+    if unknown:
+        raise UserError(f"--config {path}: unknown key {unknown[0]!r}; allowed: {', '.join(CONFIG_KEYS)}")
+    if "params" in data and not isinstance(data["params"], dict):
+        raise UserError(f"--config {path}: [params] must be a table of NAME = SPEC")
+    types = {
+        "game": str, "games": int, "seed": int, "board": str, "rotate_seats": bool, "player_file": str,
+        "out": str, "report": str, "png": str, "keep_games": bool, "max_points": int, "threads": int,
+        "scheduler": str,
+    }
+    for key, kind in types.items():
+        if key in data and (not isinstance(data[key], kind) or (kind is int and isinstance(data[key], bool))):
+            raise UserError(f"--config {path}: {key} must be {'a ' + kind.__name__ if kind is not int else 'a whole number'}")
+    if "players" in data and not (
+        isinstance(data["players"], str)
+        or (isinstance(data["players"], list) and all(isinstance(x, str) for x in data["players"]))
+    ):
+        raise UserError(f"--config {path}: players must be a string 'a,b' or a list of names")
+    for key in ("board", "player_file", "out", "report", "png"):
+        if key in data:
+            data[key] = str(p.parent / data[key])
+    return data
+
+
+# --------------------------------------------------------------------------- plan
+@dataclass
+class SweepPlan:
+    """A validated sweep: everything needed to run it, nothing written yet."""
+
+    spec: Any
+    axes: list[Axis]
+    points: list[dict[str, Any]]  # the swept values of each point
+    params: list[dict[str, Any]]  # every rule parameter of each point
+    players: list[str]
+    strategies: list[str]
+    seatings: Any  # int64[P, seats]
+    rotate_seats: bool
+    seed: int
+    games: int  # per point
+    board: str | None
+    player_file: str | None
+    out: Path
+    resume: bool
+    done: list[int]  # points already finished in ``out``
+    keep_games: bool
+    max_points: int
+    chunk: int
+    threads: int | None
+    scheduler: str | None
+    report: str | None
+    png: str | None
+    command: str
+    board_sha256: str | None = None
+    player_file_sha256: str | None = None
+    existing_manifest: dict[str, Any] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def game(self) -> str:
+        return self.spec.name
+
+    @property
+    def n_points(self) -> int:
+        return len(self.points)
+
+    @property
+    def pending(self) -> list[int]:
+        done = set(self.done)
+        return [i for i in range(self.n_points) if i not in done]
+
+    @property
+    def total_games(self) -> int:
+        return self.n_points * self.games
+
+    @property
+    def pending_games(self) -> int:
+        return len(self.pending) * self.games
+
+    @property
+    def swept(self) -> list[Axis]:
+        return [a for a in self.axes if len(a.values) > 1]
+
+    def identity(self) -> dict[str, Any]:
+        """What makes two sweeps the same sweep (``--resume`` compares these)."""
+        return {
+            "game": self.game,
+            "axes": [a.to_dict() for a in self.axes],
+            "fixed": {k: v for k, v in self.params[0].items() if k not in self.points[0]},
+            "players": self.players,
+            "rotate_seats": self.rotate_seats,
+            "seed": self.seed,
+            "games_per_point": self.games,
+            "board_sha256": self.board_sha256,
+            "player_file_sha256": self.player_file_sha256,
+            "keep_games": self.keep_games,
+        }
+
+    def describe(self) -> list[str]:
+        lines = [f"{self.game} sweep"]
+        for a in self.axes:
+            if len(a.values) > 1:
+                lines.append(f"  {a.name} = {describe_values(a.values)}  ({len(a.values)} values)")
+            else:
+                lines.append(f"  {a.name} = {format_value(a.values[0])}  (fixed)")
+        if not self.axes:
+            lines.append("  no --param: one point at the default rules")
+        lines.append(
+            f"{self.n_points:,} point{'s' if self.n_points != 1 else ''} × {self.games:,} games = "
+            f"{self.total_games:,} games  (seed {self.seed}, players {','.join(self.players)}"
+            f"{', seats rotated' if self.rotate_seats else ''})"
+        )
+        if self.done:
+            lines.append(
+                f"resume: {len(self.done):,} of {self.n_points:,} points already done; "
+                f"{len(self.pending):,} to play ({self.pending_games:,} games)"
+            )
+        lines.append(f"results: {self.out}")
+        lines.extend(f"note: {w}" for w in self.warnings)
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "axes": [a.to_dict() for a in self.axes],
+            "points": self.n_points,
+            "games_per_point": self.games,
+            "total_games": self.total_games,
+            "points_done": len(self.done),
+            "games_to_play": self.pending_games,
+            "seed": self.seed,
+            "players": self.players,
+            "rotate_seats": self.rotate_seats,
+            "out": str(self.out),
+            "warnings": self.warnings,
+        }
+
+
+def equivalent_command(plan_args: Mapping[str, Any]) -> str:
+    """The command line that asks for this sweep (recorded when called from Python)."""
+    argv = ["balance", "sweep", plan_args["game"]]
+    for name, spec in plan_args["specs"].items():
+        argv += ["--param", f"{name}={spec}"]
+    argv += ["--games", str(plan_args["games"]), "--seed", str(plan_args["seed"])]
+    argv += ["--players", ",".join(plan_args["players"])]
+    if plan_args.get("rotate_seats"):
+        argv.append("--rotate-seats")
+    if plan_args.get("board"):
+        argv += ["--board", str(plan_args["board"])]
+    if plan_args.get("player_file"):
+        argv += ["--player-file", str(plan_args["player_file"])]
+    if plan_args.get("keep_games"):
+        argv.append("--keep-games")
+    argv += ["--out", str(plan_args["out"])]
+    return shlex.join(argv)
+
+
+def plan(
+    game: str | None = None,
+    *,
+    params: Mapping[str, Any] | None = None,
+    games: int | None = None,
+    players: str | Sequence[str] | None = None,
+    seed: int | None = None,
+    board: str | None = None,
+    rotate_seats: bool | None = None,
+    player_file: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    keep_games: bool | None = None,
+    max_points: int | None = None,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    chunk: int | None = None,
+    config: str | os.PathLike[str] | None = None,
+    report: str | None = None,
+    png: str | None = None,
+    command: str | None = None,
+) -> SweepPlan:
+    """Validate a sweep completely (every point) and say what running it will do.
+
+    Arguments left at ``None`` come from ``config`` (a TOML file, see
+    :func:`load_config`), then from the defaults.  Nothing is written.
+    """
+    import numpy as np
+
+    from balance.api import (
+        DEFAULT_GAMES,
+        DEFAULT_SEED,
+        check_games,
+        check_seed,
+        default_game,
+        prepare,
+    )
+    from balance.runner import DEFAULT_CHUNK, seatings_for
+    from balance.store import RunDir, file_sha256
+
+    cfg = load_config(config) if config is not None else {}
+
+    def pick(value: Any, key: str, default: Any) -> Any:
+        return value if value is not None else cfg.get(key, default)
+
+    game_name = game or cfg.get("game") or default_game()
+    specs: dict[str, Any] = dict(cfg.get("params", {}))
+    for name, value in (params or {}).items():
+        specs.pop(name, None)  # a flag wins over the file, and takes the flag's place in the order
+        specs[name] = value
+    games = check_games(pick(games, "games", DEFAULT_GAMES))
+    seed = check_seed(pick(seed, "seed", DEFAULT_SEED))
+    players = pick(players, "players", None)
+    board = pick(board, "board", None)
+    player_file = pick(player_file, "player_file", None)
+    rotate_seats = bool(pick(rotate_seats, "rotate_seats", False))
+    keep_games = bool(pick(keep_games, "keep_games", False))
+    max_points = pick(max_points, "max_points", DEFAULT_MAX_POINTS)
+    if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 1:
+        raise UserError(f"--max-points {max_points}: expected a whole number of at least 1")
+    threads = pick(threads, "threads", None)
+    scheduler = pick(scheduler, "scheduler", None)
+    report = pick(report, "report", None)
+    png = pick(png, "png", None)
+    out = pick(out, "out", None)
+    if chunk is not None and (isinstance(chunk, bool) or not isinstance(chunk, int) or chunk < 1):
+        raise UserError(f"--chunk {chunk}: expected a whole number of at least 1")
+    if threads is not None and (isinstance(threads, bool) or threads < 1):
+        raise UserError(f"--threads {threads}: expected a whole number of at least 1")
+    if keep_games and scheduler:
+        raise UserError("--keep-games plays on this machine (it writes every game); drop --scheduler to use it")
+    for opt, path in (("--report", report), ("--png", png)):
+        if path is not None and Path(path).is_dir():
+            raise UserError(f"{opt} {path}: is a directory; give a file name")
+
+    from balance.registry import get_game
+
+    spec = get_game(game_name)
+    axes = build_axes(spec, specs, max_points)
+    points = expand_grid(axes)
+    spec, base, names, strategies, seat_index = prepare(spec.name, points[0], players, board, player_file)
+    all_params = []
+    for point in points:
+        try:
+            all_params.append(spec.resolve_params({**base, **point}))
+        except UserError as exc:
+            where = ", ".join(f"{k}={format_value(v)}" for k, v in point.items())
+            raise UserError(f"point {where}: {exc}") from None
+    seatings = seatings_for(seat_index, rotate_seats)
+    warnings = []
+    if rotate_seats and games % seatings.shape[0]:
+        warnings.append(
+            f"{games} games per point is not a multiple of the {seatings.shape[0]} seatings: "
+            "some seatings are played once more than others"
+        )
+
+    run_dir = Path(out) if out is not None else _default_out(spec.name)
+    existing = None
+    done: list[int] = []
+    store = RunDir(run_dir)
+    if store.exists() and not store.path.is_dir():
+        raise UserError(f"--out {run_dir}: exists and is not a directory")
+    if resume:
+        if out is None:
+            raise UserError("--resume needs --out DIR: the run directory to continue")
+        if store.is_run():
+            existing = store.read_manifest()
+        elif store.exists() and not store.is_empty():
+            raise UserError(f"--resume {run_dir}: holds files but no sweep ({'manifest.json'} is missing)")
+    elif store.exists() and not store.is_empty():
+        raise UserError(f"--out {run_dir}: already holds a run; add --resume to continue it, or choose another --out")
+
+    board_path = str(Path(board).resolve()) if board else None
+    pfile = str(Path(player_file).resolve()) if player_file else None
+    args = {
+        "game": spec.name, "specs": {a.name: a.spec for a in axes}, "games": games, "seed": seed,
+        "players": names, "rotate_seats": rotate_seats, "board": board, "player_file": player_file,
+        "keep_games": keep_games, "out": run_dir,
+    }
+    the_plan = SweepPlan(
+        spec=spec,
+        axes=axes,
+        points=points,
+        params=all_params,
+        players=names,
+        strategies=strategies,
+        seatings=np.asarray(seatings, dtype=np.int64),
+        rotate_seats=rotate_seats,
+        seed=seed,
+        games=games,
+        board=board_path,
+        player_file=pfile,
+        out=run_dir,
+        resume=resume,
+        done=done,
+        keep_games=keep_games,
+        max_points=max_points,
+        chunk=chunk or DEFAULT_CHUNK,
+        threads=threads,
+        scheduler=scheduler,
+        report=report,
+        png=png,
+        command=command or equivalent_command(args),
+        board_sha256=file_sha256(board_path) if board_path else None,
+        player_file_sha256=file_sha256(pfile) if pfile else None,
+        existing_manifest=existing,
+        warnings=warnings,
+    )
+    if existing is not None:
+        _check_same_sweep(run_dir, existing.get("identity", {}), the_plan.identity())
+        finished = store.finished_points()
+        bad = [i for i in finished if i >= the_plan.n_points]
+        if bad:
+            raise UserError(f"--resume {run_dir}: holds point {bad[0]} beyond this grid of {the_plan.n_points}")
+        the_plan.done = finished
+    return the_plan
+
+
+def _default_out(game: str) -> Path:
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = Path(DEFAULT_RUNS_DIR) / f"{game}-{stamp}"
+    path, k = base, 1
+    while path.exists():
+        k += 1
+        path = base.with_name(f"{base.name}-{k}")
+    return path
+
+
+def _check_same_sweep(run_dir: Path, old: Mapping[str, Any], new: Mapping[str, Any]) -> None:
+    import json
+
+    # Compare through JSON so tuples, numpy scalars and paths read the same way.
+    old_n = json.loads(json.dumps(old, default=str))
+    new_n = json.loads(json.dumps(new, default=str))
+    for key in new_n:
+        if old_n.get(key) != new_n[key]:
+            was, now = old_n.get(key), new_n[key]
+            if key == "axes":
+                was = " ".join(f"{a['name']}={a['spec']}" for a in was or []) or "(none)"
+                now = " ".join(f"{a['name']}={a['spec']}" for a in now) or "(none)"
+            elif isinstance(now, dict):
+                diff = sorted(k for k in set(was or {}) | set(now) if (was or {}).get(k) != now.get(k))
+                was = ", ".join(f"{k}={(old_n.get(key) or {}).get(k)}" for k in diff)
+                now = ", ".join(f"{k}={new_n[key].get(k)}" for k in diff)
+            raise UserError(
+                f"--resume {run_dir}: that directory holds another sweep ({key} {was} there, {now} here); "
+                "use the same command, or another --out"
+            )
+
+
+# --------------------------------------------------------------------------- run
+@dataclass
+class SweepResult:
+    """A finished (or resumed) sweep: where it is and every point's figures."""
+
+    out: Path
+    manifest: dict[str, Any]
+    aggregates: dict[int, Any]
+    points_played: int
+    games_played: int
+    elapsed_s: float
+    report: Path | None = None
+    png: Path | None = None
+
+    def frame(self) -> Any:
+        """The tidy counts as a polars DataFrame (:func:`balance.store.load`)."""
+        from balance.store import load
+
+        return load(self.out)
+
+    def figures(self) -> list[dict[str, Any]]:
+        """Every point's figures (the same dictionary as ``balance run --json``)."""
+        from balance.summary import summarize
+
+        m = self.manifest
+        seat_players = ["(rotated)"] * len(m["players"]) if m["rotate_seats"] else m["players"]
+        out = []
+        for i, point in enumerate(m["points"]):
+            agg = self.aggregates.get(i)
+            if agg is None:
+                continue
+            out.append(
+                {
+                    "point": i,
+                    "params": point,
+                    **summarize(agg, m["strategies"], seat_players, m["end_reasons"], m["score_name"]),
+                }
+            )
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "out": str(self.out),
+            "report": str(self.report) if self.report else None,
+            "points_played": self.points_played,
+            "games_played": self.games_played,
+            "elapsed_s": self.elapsed_s,
+            "games_per_second": self.games_played / self.elapsed_s if self.elapsed_s > 0 else None,
+            "manifest": self.manifest,
+            "points": self.figures(),
+        }
+
+
+def _versions() -> dict[str, str]:
+    import platform
+
+    try:
+        from balance import __version__
+    except ImportError:  # a broken editable install can load balance as a namespace package
+        from importlib.metadata import version
+
+        __version__ = version("balance")
+    versions = {"balance": __version__, "python": platform.python_version()}
+    for mod in ("numpy", "numba", "polars"):
+        try:
+            versions[mod] = __import__(mod).__version__
+        except ImportError:  # pragma: no cover - a missing optional module
+            continue
+    return versions
+
+
+def git_commit() -> str | None:
+    """The commit of the code that ran (the package's checkout), ``+dirty`` if modified."""
+    here = Path(__file__).resolve().parent
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=5, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=here, capture_output=True, text=True, timeout=5, check=False,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return (sha + ("+dirty" if dirty else "")) or None
+
+
+def _manifest(p: SweepPlan) -> dict[str, Any]:
+    from balance.store import FORMAT, param_column
+
+    return {
+        "format": FORMAT,
+        "game": p.game,
+        "title": getattr(p.spec, "title", p.game),
+        "axes": [a.to_dict() for a in p.axes],
+        "grid": {a.name: list(a.values) for a in p.axes},
+        "columns": {a.name: param_column(a.name) for a in p.axes},
+        "points": p.points,
+        "params": p.params[0],
+        "players": p.players,
+        "strategies": p.strategies,
+        "seatings": p.seatings.tolist(),
+        "rotate_seats": p.rotate_seats,
+        "seed": p.seed,
+        "games_per_point": p.games,
+        "board": p.board,
+        "board_sha256": p.board_sha256,
+        "player_file": p.player_file,
+        "player_file_sha256": p.player_file_sha256,
+        "keep_games": p.keep_games,
+        "end_reasons": list(p.spec.end_reasons),
+        "score_name": p.spec.score_name,
+        "param_info": {prm.name: prm.to_dict() for prm in p.spec.params},
+        "identity": p.identity(),
+        "command": p.command,
+        "version": _versions()["balance"],
+        "versions": _versions(),
+        "commit": git_commit(),
+        "created": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "sessions": [],
+        "complete": False,
+    }
+
+
+def _tasks(p: SweepPlan) -> list[Any]:
+    from balance.runner import Task, split
+
+    seatings = tuple(tuple(int(x) for x in row) for row in p.seatings)
+    tasks = []
+    for i in p.pending:
+        params = tuple(sorted(p.params[i].items()))
+        for first, n in split(0, p.games, p.chunk):
+            tasks.append(Task(p.game, params, tuple(p.strategies), seatings, p.seed, first, n, p.board, p.player_file, i))
+    return tasks
+
+
+def _keep_games_results(p: SweepPlan, tasks: Sequence[Any], store: Any) -> Iterator[tuple[Any, Any]]:
+    """Play tasks here, writing each chunk's per-game rows, and yield their aggregates."""
+    import numpy as np
+
+    from balance.runner import Aggregate, _cached_board, resolve_players
+    from balance.store import game_rows
+
+    strategies, _ = resolve_players(p.spec, p.players, p.player_file)
+    board = _cached_board(p.spec, p.board)
+    kinds = {a.name: a.kind for a in p.axes}
+    for task in tasks:
+        seatings = np.asarray(task.seatings, dtype=np.int64)
+        out = p.spec.simulate(dict(task.params), strategies, seatings, task.seed, task.first_game, task.n_games, board)
+        rows = game_rows(out, task.point, task.first_game, seatings.shape[0], p.points[task.point], kinds, p.spec.end_reasons)
+        store.write_games_chunk(task.point, task.first_game, rows)
+        del rows
+        yield task, Aggregate.from_outcomes(out, seatings, task.first_game, len(strategies), len(p.spec.end_reasons))
+
+
+def _numba_threads() -> int:
+    import numba
+
+    return numba.get_num_threads()
+
+
+def _play(
+    p: SweepPlan,
+    tasks: Sequence[Any],
+    store: Any,
+    kinds: Mapping[str, str],
+    chunks_left: dict[int, int],
+    progress: Callable[[int], None] | None,
+    on_point: Callable[[int, int], None] | None,
+) -> int:
+    """Run the tasks; merge each point's chunks and write the point when its last chunk is in."""
+    from balance.runner import make_executor
+    from balance.store import aggregate_rows
+
+    partial: dict[int, Any] = {}
+    done = len(p.done)
+    played = 0
+    with make_executor(p.threads, p.scheduler) as executor:
+        results = _keep_games_results(p, tasks, store) if p.keep_games else executor.map_unordered(tasks)
+        for task, agg in results:
+            i = task.point
+            partial[i] = partial[i].merge(agg) if i in partial else agg
+            chunks_left[i] -= 1
+            played += agg.games
+            if progress is not None:
+                progress(agg.games)
+            if chunks_left[i] == 0:
+                merged = partial.pop(i)
+                store.write_point(i, aggregate_rows(merged, i, p.points[i], kinds, p.strategies, p.spec.end_reasons))
+                done += 1
+                if on_point is not None:
+                    on_point(done, p.n_points)
+    return played
+
+
+def run_plan(
+    p: SweepPlan,
+    progress: Callable[[int], None] | None = None,
+    on_point: Callable[[int, int], None] | None = None,
+) -> SweepResult:
+    """Play every pending point of a plan, writing each point as it finishes.
+
+    ``progress(n)`` is called with the games of each finished chunk;
+    ``on_point(done, total)`` after each point is written.
+    """
+    from balance.store import RunDir, open_run
+
+    store = RunDir(p.out)
+    if p.existing_manifest is None:
+        manifest = _manifest(p)
+        store.path.mkdir(parents=True, exist_ok=True)
+        store.write_manifest(manifest)
+    else:
+        manifest = p.existing_manifest
+    store.clean_partial(p.done)
+    session = {
+        "command": p.command,
+        "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "points_before": len(p.done),
+        "versions": _versions(),
+        "commit": git_commit(),
+    }
+
+    kinds = {a.name: a.kind for a in p.axes}
+    tasks = _tasks(p)
+    chunks_left: dict[int, int] = {}
+    for t in tasks:
+        chunks_left[t.point] = chunks_left.get(t.point, 0) + 1
+    start = time.perf_counter()
+    threads_before = _numba_threads() if p.threads else None
+    try:
+        played = _play(p, tasks, store, kinds, chunks_left, progress, on_point)
+    finally:
+        if threads_before:  # --threads is for this sweep only, not for the rest of the process
+            import numba
+
+            numba.set_num_threads(threads_before)
+    elapsed = time.perf_counter() - start
+
+    session.update(
+        {
+            "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+            "points_played": len(p.pending),
+            "games_played": played,
+            "elapsed_s": round(elapsed, 3),
+        }
+    )
+    manifest = dict(manifest)
+    manifest["sessions"] = [*manifest.get("sessions", []), session]
+    manifest["complete"] = len(store.finished_points()) == p.n_points
+    store.write_manifest(manifest)
+    _, aggregates = open_run(p.out)
+    return SweepResult(p.out, manifest, aggregates, len(p.pending), played, elapsed)
+
+
+def sweep(
+    game: str | None = None,
+    *,
+    params: Mapping[str, Any] | None = None,
+    games: int | None = None,
+    players: str | Sequence[str] | None = None,
+    seed: int | None = None,
+    board: str | None = None,
+    rotate_seats: bool | None = None,
+    player_file: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    keep_games: bool | None = None,
+    max_points: int | None = None,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    chunk: int | None = None,
+    config: str | os.PathLike[str] | None = None,
+    report: str | None = None,
+    png: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> SweepResult:
+    """Play a grid of rule variants and store it (see :func:`plan` for the arguments).
+
+    ``params`` maps a parameter name to a SPEC (``"8..14"``, ``"8,10"``), a list of
+    values or one value.  Returns a :class:`SweepResult`; with ``report`` the HTML
+    report (and its JSON twin) is written too.
+
+    >>> import balance
+    >>> r = balance.sweep("carnage", params={"car_cost": "8..14"}, games=100_000)  # doctest: +SKIP
+    >>> balance.load(r.out)                                                          # doctest: +SKIP
+    """
+    p = plan(
+        game, params=params, games=games, players=players, seed=seed, board=board,
+        rotate_seats=rotate_seats, player_file=player_file, out=out, resume=resume,
+        keep_games=keep_games, max_points=max_points, threads=threads, scheduler=scheduler,
+        chunk=chunk, config=config, report=report, png=png,
+    )
+    return finish(p, progress=progress)
+
+
+def finish(
+    p: SweepPlan,
+    progress: Callable[[int], None] | None = None,
+    on_point: Callable[[int, int], None] | None = None,
+) -> SweepResult:
+    """Run a plan, then write its report when the plan asks for one."""
+    result = run_plan(p, progress=progress, on_point=on_point)
+    if p.report or p.png:
+        from balance.report import report
+
+        written = report(p.out, p.report, png=p.png)
+        result.report = written.html if p.report else None
+        result.png = written.png
+    return result
+
+
+def command_line() -> str:
+    """This process's command line as the user typed it (``balance sweep ...``)."""
+    argv = list(sys.argv)
+    prog = Path(argv[0]).name if argv else "balance"
+    if prog in ("__main__.py", "-m"):
+        prog = "balance"
+    return shlex.join([prog if prog == "balance" else "balance", *argv[1:]])
+
+
+class _CallableModule(type(sys)):
+    """``balance.sweep`` is both this module and the API function: once the module
+    is imported Python binds the package attribute to the module, so calling the
+    module calls :func:`sweep`."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> SweepResult:
+        return sweep(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule

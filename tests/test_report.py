@@ -1,0 +1,204 @@
+"""The HTML report and its JSON twin: every figure present, nothing external,
+findings computed from the data, the same numbers as the store."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from balance.errors import UserError
+from balance.game import Outcomes
+from balance.report import _rate_ci, findings, report, report_data
+from balance.runner import Aggregate, seatings_for
+from balance.sweep import sweep
+
+
+class Page(HTMLParser):
+    """Collects tags, ids, attributes and text of an HTML page."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.attrs: list[tuple[str, str, str]] = []
+        self.ids: dict[str, str] = {}
+        self.stack: list[str] = []
+        self.svg_in_figure: set[str] = set()
+        self.text: list[str] = []
+        self.styles: list[str] = []
+        self._in_style = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        for k, v in attrs:
+            self.attrs.append((tag, k, v or ""))
+            if k == "id":
+                self.ids[v] = tag
+        if tag == "svg":
+            figs = [s for s in self.stack if s.startswith("fig-")]
+            if figs:
+                self.svg_in_figure.add(figs[-1])
+        self.stack.append(dict(attrs).get("id", "") if tag == "figure" else tag)
+        self._in_style = tag == "style"
+
+    def handle_endtag(self, tag):
+        if self.stack:
+            self.stack.pop()
+        self._in_style = False
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        self.handle_endtag(tag)
+
+    def handle_data(self, data):
+        (self.styles if self._in_style else self.text).append(data)
+
+
+def parse(path: Path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    page.close()
+    return page
+
+
+def assert_self_contained(page: Page, raw: str) -> None:
+    for tag in ("script", "link", "img", "iframe", "object", "embed", "base"):
+        assert tag not in page.tags, f"<{tag}> in a self-contained report"
+    for tag, key, value in page.attrs:
+        if key in ("href", "xlink:href", "src", "srcset", "action", "data"):
+            # in-page anchors and inline data (a heatmap's raster) only
+            assert value.startswith(("#", "data:image/png;base64,")), f"{tag} {key}={value[:60]!r} points outside the page"
+        assert "url(" not in value or "url(#" in value, f"{tag} {key}={value!r}"
+    css = "".join(page.styles)
+    assert "url(" not in css and "@import" not in css
+    assert "http:" not in raw and "https:" not in raw and "//" not in raw.replace("://", "").split("<body>")[0]
+    assert "file:" not in raw
+    # several inline SVGs share one page: ids unique, every in-page reference resolves
+    ids = [v for _, k, v in page.attrs if k == "id"]
+    assert len(ids) == len(set(ids))
+    refs = {v[1:] for _, k, v in page.attrs if k in ("href", "xlink:href") and v.startswith("#")}
+    refs |= set(re.findall(r"url\(#([^)]+)\)", raw))
+    assert refs <= set(ids)
+
+
+@pytest.fixture(scope="module")
+def two_param_run(dicerace, tmp_path_factory):
+    out = tmp_path_factory.mktemp("rep") / "run"
+    return sweep(
+        "dicerace", params={"target": "10..40:10", "first_bonus": "0,3", "max_turns": "14"}, games=1500, seed=1,
+        players="plain,cautious", rotate_seats=True, out=out,
+    )
+
+
+def test_two_parameter_report(two_param_run, tmp_path):
+    html_path = tmp_path / "rep" / "r.html"
+    res = report(two_param_run.out, html_path, png=tmp_path / "main.png")
+    raw = html_path.read_text(encoding="utf-8")
+    page = parse(html_path)
+    assert_self_contained(page, raw)
+    data = json.loads(res.json.read_text(), parse_constant=lambda c: pytest.fail(f"{c} in strict JSON"))
+    ids = [f["id"] for f in data["figures"]]
+    for axis in ("target", "first_bonus"):
+        for kind in ("win-seat", "win-player", "length", "reasons"):
+            assert f"{kind}-{axis}" in ids
+    for heat in ("heat-seat0-target-first_bonus", "heat-seat1-target-first_bonus", "heat-length-target-first_bonus",
+                 "heat-nowinner-target-first_bonus"):
+        assert heat in ids
+    for fid in ids:
+        assert page.ids.get(f"fig-{fid}") == "figure"
+        assert f"fig-{fid}" in page.svg_in_figure, f"figure {fid} has no inline svg"
+    # one row per point, every figure with its interval
+    assert len(data["points"]) == 8
+    table_rows = raw.split('id="points-table"')[1].split("</table>")[0].count("<tr>")
+    assert table_rows == 1 + 8
+    text = " ".join(page.text)
+    for p in data["points"]:
+        s = p["seats"][0]
+        assert _rate_ci(s["win_rate"], s["ci95"]) in text
+    # the numbers are the store's numbers
+    first = data["points"][0]
+    agg = two_param_run.aggregates[0]
+    assert first["seats"][1]["wins"] == int(agg.seat_wins[1]) and first["games"] == 1500
+    assert first["turns"]["median_ci95"][0] <= first["turns"]["median"] <= first["turns"]["median_ci95"][1]
+    # findings: every sentence in the page, and the turn cap named as a cap
+    kinds = {f["kind"] for f in data["findings"]}
+    assert {"precision", "fairness", "fairest", "trend", "length", "player", "end_reason", "no_winner"} <= kinds
+    for f in data["findings"]:
+        assert f["text"].replace("  ", " ") in text
+    cap = next(f for f in data["findings"] if f["kind"] == "end_reason" and f["end_reason"] == "turn_limit")
+    assert cap["cap_like"] and cap["text"].startswith("Games hit the turn_limit in ")
+    # footer: command, seed, versions, commit
+    footer = raw.split('<footer id="reproduce">')[1]
+    assert "balance sweep dicerace --param target=10..40:10" in footer
+    assert "Seed 1" in footer and "numba" in footer and "commit" in footer
+    assert res.png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # same data, same bytes
+    again = report(two_param_run.out, tmp_path / "again.html")
+    assert again.html.read_text(encoding="utf-8") == raw
+
+
+def test_one_parameter_report_and_incomplete_run(dicerace, tmp_path):
+    run = sweep("dicerace", params={"first_bonus": "0..3"}, games=800, seed=3, out=tmp_path / "run")
+    (run.out / "points" / "point-000002.parquet").unlink()
+    res = report(run.out)
+    assert res.html == run.out / "report.html" and res.json == run.out / "report.json"
+    data = res.data
+    assert [f["id"] for f in data["figures"]] == ["win-seat-first_bonus", "length-first_bonus", "reasons-first_bonus"]
+    assert data["points_finished"] == 3 and data["points_total"] == 4
+    assert data["findings"][0]["text"].startswith("Only 3 of 4 points are finished")
+    assert_self_contained(parse(res.html), res.html.read_text())
+
+
+def test_single_point_report(dicerace, tmp_path):
+    run = sweep("dicerace", games=500, out=tmp_path / "run")
+    res = report(run.out)
+    assert [f["id"] for f in res.data["figures"]] == ["win-seat-point", "length-point", "reasons-point"]
+    assert any(f["kind"] == "fairness" for f in res.data["findings"])
+
+
+def test_report_refuses_what_is_not_a_run(tmp_path):
+    with pytest.raises(UserError, match="no such directory"):
+        report(tmp_path / "nothing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UserError, match="is not a sweep run"):
+        report(tmp_path / "empty")
+    assert list((tmp_path / "empty").iterdir()) == []
+
+
+# ---- findings from hand-made counts ------------------------------------------------------
+def _agg(seat0_wins: int, seat1_wins: int, capped: int, games: int = 10_000) -> Aggregate:
+    winner = np.full(games, -1, np.int8)
+    winner[:seat0_wins] = 0
+    winner[seat0_wins : seat0_wins + seat1_wins] = 1
+    reason = np.zeros(games, np.int8)
+    reason[games - capped :] = 1
+    turns = np.full(games, 30, np.int32)
+    score = np.zeros((games, 2), np.int32)
+    return Aggregate.from_outcomes(Outcomes(winner, reason, turns, score), seatings_for((0, 1), False), 0, 2, 2)
+
+
+def test_findings_in_plain_words():
+    manifest = {
+        "game": "toy", "title": "Toy", "players": ["greedy", "fleet"], "strategies": ["greedy", "fleet"],
+        "rotate_seats": False, "end_reasons": ["win", "turn_cap"], "score_name": "score", "seed": 0,
+        "games_per_point": 10_000, "axes": [{"name": "car_cost", "kind": "int", "values": [8, 10, 12]}],
+        "points": [{"car_cost": 8}, {"car_cost": 10}, {"car_cost": 12}], "params": {"car_cost": 8},
+    }
+    aggs = {0: _agg(5620, 4380, 0), 1: _agg(5010, 4990, 0), 2: _agg(4500, 5190, 310)}
+    data = report_data(manifest, aggs)
+    texts = [f["text"] for f in data["findings"]]
+    assert any(t.startswith("Seat 0 (greedy) wins 56.2% (55.2–57.2) at car_cost=8, outside the 45–55% fairness band") for t in texts)
+    assert any(t.startswith("The fairest point is car_cost=10") for t in texts)
+    assert any("seat 0 (greedy)'s win rate falls from 56.2% to 45.0%" in t and "crosses 50.0% between car_cost=10 and 12" in t for t in texts)
+    assert any(t.startswith("Games hit the turn_cap in 3.1% (2.8–3.5) of games at car_cost=12") for t in texts)
+    assert any(t.startswith("Nobody wins 3.1% (2.8–3.5) of games at car_cost=12") for t in texts)
+    assert data["fairness"]["band"] == pytest.approx([0.45, 0.55])
+    fair = next(f for f in data["findings"] if f["kind"] == "fairness" and f.get("seat") == 0)
+    assert fair["points_outside"] == [0] and fair["win_rate"] == pytest.approx(0.562)
+    # a narrower band of the caller's choosing
+    strict = findings(report_data(manifest, aggs, band=(0.49, 0.51)), manifest, aggs)
+    assert any("outside the 49–51% fairness band; outside at 2 of 3 points" in f["text"] for f in strict)

@@ -93,8 +93,9 @@ class Aggregate:
         P = seatings.shape[0]
         perm = (np.arange(first_game, first_game + n, dtype=np.int64)) % P
         games_per_perm = np.bincount(perm, minlength=P)
-        wins_per_perm_seat = np.zeros((P, n_seats), np.int64)
-        np.add.at(wins_per_perm_seat, (perm[won], winner[won]), 1)
+        wins_per_perm_seat = np.bincount(perm[won] * n_seats + winner[won], minlength=P * n_seats).reshape(
+            P, n_seats
+        )
         for p in range(P):
             for s in range(n_seats):
                 k = int(seatings[p, s])

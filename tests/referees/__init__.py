@@ -13,7 +13,8 @@ event type and what was expected.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 
 class IllegalTrace(AssertionError):
@@ -61,7 +62,9 @@ def check_graph(adjacency: Any) -> str | None:
             if v == u:
                 return f"adjacency[{u}] lists itself"
             if u not in adjacency[v]:
-                return f"adjacency not symmetric: {u} lists {v} but {v} does not list {u}"
+                return (
+                    f"adjacency not symmetric: {u} lists {v} but {v} does not list {u}"
+                )
     dist = bfs_distances(adjacency)
     if any(d < 0 for d in dist[0]):
         return "board is disconnected"
@@ -70,3 +73,18 @@ def check_graph(adjacency: Any) -> str | None:
 
 def is_int(x: Any) -> bool:
     return isinstance(x, int) and not isinstance(x, bool)
+
+
+def strict_equal(got: Any, want: Any) -> bool:
+    """Equality that does not let ``True`` pass for 1 or ``2.0`` for 2 (JSON types matter)."""
+    if isinstance(want, bool) or isinstance(got, bool):
+        return type(got) is type(want) and got == want
+    if isinstance(want, int):
+        return is_int(got) and got == want
+    if isinstance(want, (list, tuple)):
+        return (
+            isinstance(got, (list, tuple))
+            and len(got) == len(want)
+            and all(strict_equal(g, w) for g, w in zip(got, want))
+        )
+    return got == want

@@ -51,10 +51,17 @@ Readings of details the issue leaves open (each is something the trace shows):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from tests.referees import IllegalTrace, bfs_distances, check_graph, is_int
+from tests.referees import (
+    IllegalTrace,
+    bfs_distances,
+    check_graph,
+    is_int,
+    strict_equal,
+)
 
 PARAMS = (
     "start_money",
@@ -72,11 +79,17 @@ PARAMS = (
     "commuter_tokens",
 )
 SETUP_SPAWNS = 2
+SPAWN_CARDS = 16  # "16 spawn cards"
+MAX_ADJACENT = 6  # "the six adjacent streets": three at each end of a street
 END_REASONS = ("deliveries", "cars", "last_standing", "gridlock", "turn_limit")
 
 # Readings that the kernels may pin down in sims/carnage/RULES.md.
-GRIDLOCK_COUNTS_STUCK_TURNS = True  # a turn ended by a stuck loss is a "turn end" for gridlock
-LOSER_CARS_IN_END = "zero"  # "zero": a loser owns no car at the end; "fleet": cars it had
+GRIDLOCK_COUNTS_STUCK_TURNS = (
+    True  # a turn ended by a stuck loss is a "turn end" for gridlock
+)
+LOSER_CARS_IN_END = (
+    "zero"  # "zero": a loser owns no car at the end; "fleet": cars it had
+)
 
 
 @dataclass
@@ -110,6 +123,8 @@ class CarnageState:
     reason: str | None = None
     spawns: int = 0
     spawned: int = 0
+    returned: int = 0  # tokens of losers' passengers sent back to the supply
+    counts: dict = field(default_factory=dict)  # event type -> how many (coverage)
     max_waiting: int = 0
     max_aboard: int = 0
 
@@ -122,7 +137,11 @@ class CarnageState:
         return None
 
     def waiting_on(self, street: int) -> list[int]:
-        return [k for k, w in enumerate(self.token_where) if w is not None and w[0] == "wait" and w[1] == street]
+        return [
+            k
+            for k, w in enumerate(self.token_where)
+            if w is not None and w[0] == "wait" and w[1] == street
+        ]
 
     def n_waiting(self) -> int:
         return sum(1 for w in self.token_where if w is not None and w[0] == "wait")
@@ -165,7 +184,9 @@ Observer = Callable[[int, dict, CarnageState], None]
 
 
 class CarnageReferee:
-    def __init__(self, events: Sequence[dict], observer: Observer | None = None) -> None:
+    def __init__(
+        self, events: Sequence[dict], observer: Observer | None = None
+    ) -> None:
         self.events = list(events)
         self.i = 0
         self.observer = observer
@@ -194,6 +215,12 @@ class CarnageReferee:
         why = self.st.check_invariants()
         if why:
             self.fail(f"invariant broken: {why}")
+        key = ev.get("type")
+        if key == "spawn":
+            key = f"spawn:{ev.get('cause')}:{'yes' if ev.get('spawned') else 'no'}"
+        elif key in ("lose", "end"):
+            key = f"{key}:{ev.get('reason')}"
+        self.st.counts[key] = self.st.counts.get(key, 0) + 1
         if self.observer is not None:
             self.observer(self.i, ev, self.st)
         self.i += 1
@@ -208,7 +235,7 @@ class CarnageReferee:
 
     def same(self, ev: dict, key: str, want: Any, what: str | None = None) -> None:
         got = ev.get(key, "<missing>")
-        if got != want:
+        if not strict_equal(got, want):
             self.fail(f"{what or key} is {got!r}, expected {want!r}")
 
     # --- whole trace ------------------------------------------------------------
@@ -238,7 +265,11 @@ class CarnageReferee:
             if not isinstance(v, (int, float)) or isinstance(v, bool):
                 self.fail(f"param {name}={v!r} is not a number")
         players = ev.get("players")
-        if not isinstance(players, list) or not 2 <= len(players) <= 4:
+        if (
+            not isinstance(players, list)
+            or not 2 <= len(players) <= 4
+            or not all(isinstance(x, str) for x in players)
+        ):
             self.fail(f"players must be a list of 2-4 names, got {players!r}")
         n = len(players)
         board = ev.get("board")
@@ -249,15 +280,19 @@ class CarnageReferee:
         if why:
             self.fail(f"board: {why}")
         ns = len(adj)
+        wide = [u for u, row in enumerate(adj) if len(row) > MAX_ADJACENT]
+        if wide:
+            self.fail(
+                f"board: street {wide[0]} touches {len(adj[wide[0]])} streets, at most {MAX_ADJACENT}"
+            )
         hq = board.get("hq")
-        if not isinstance(hq, list) or len(hq) < n:
+        if not isinstance(hq, list) or len(hq) != n:
             self.fail(f"board hq must list a street per seat ({n}), got {hq!r}")
-        hq = hq[:n]
         if any(not is_int(s) or not 0 <= s < ns for s in hq) or len(set(hq)) != n:
             self.fail(f"board hq {hq!r}: seats need distinct streets 0..{ns - 1}")
         cards = board.get("spawn_cards")
-        if not isinstance(cards, list) or not cards:
-            self.fail("board has no spawn_cards")
+        if not isinstance(cards, list) or len(cards) != SPAWN_CARDS:
+            self.fail(f"board must have {SPAWN_CARDS} spawn_cards")
         for j, card in enumerate(cards):
             if (
                 not isinstance(card, list)
@@ -265,11 +300,15 @@ class CarnageReferee:
                 or not all(is_int(s) and 0 <= s < ns for s in card)
                 or card[0] == card[1]
             ):
-                self.fail(f"spawn card {j} {card!r} must be [origin, dest], distinct streets")
+                self.fail(
+                    f"spawn card {j} {card!r} must be [origin, dest], distinct streets"
+                )
         money = ev.get("money")
         want = [params["start_money"]] * n
         if money != want:
-            self.fail(f"setup money is {money!r}, expected start_money for every seat {want!r}")
+            self.fail(
+                f"setup money is {money!r}, expected start_money for every seat {want!r}"
+            )
         n_tok = params["commuter_tokens"]
         self.st = CarnageState(
             params=dict(params),
@@ -297,7 +336,7 @@ class CarnageReferee:
         st = self.st
         ev = self.take("spawn", why=f"a {cause} spawn")
         self.same(ev, "turn", st.turn)
-        self.same(ev, "cause", cause, "spawn cause")
+        self.same(ev, "cause", cause, f"spawn cause (a {cause} spawn is due)")
         roll = ev.get("roll", "<missing>")
         if cause == "setup":
             if roll is not None:
@@ -306,7 +345,9 @@ class CarnageReferee:
         else:
             if not is_int(roll) or not 1 <= roll <= 6:
                 self.fail(f"spawn roll {roll!r} is not a d6 result 1..6")
-            limit = st.params["spawn_on_drop" if cause == "drop" else "spawn_on_turn_end"]
+            limit = st.params[
+                "spawn_on_drop" if cause == "drop" else "spawn_on_turn_end"
+            ]
             hit = roll <= limit
         free = [k for k, w in enumerate(st.token_where) if w is None]
         should = hit and bool(free)
@@ -316,10 +357,16 @@ class CarnageReferee:
         st.spawns += 1
         if spawned != should:
             if not hit:
-                self.fail(f"spawned={spawned} but roll {roll} is above the {cause} threshold: expected no spawn")
+                self.fail(
+                    f"spawned={spawned} but roll {roll} is above the {cause} threshold: expected no spawn"
+                )
             if not free:
-                self.fail(f"spawned={spawned} but no commuter token is free: expected no spawn")
-            self.fail(f"spawned={spawned} but roll {roll!r} with a free token: expected a spawn")
+                self.fail(
+                    f"spawned={spawned} but no commuter token is free: expected no spawn"
+                )
+            self.fail(
+                f"spawned={spawned} but roll {roll!r} with a free token: expected a spawn"
+            )
         if not spawned:
             for key in ("card", "commuter", "origin", "dest"):
                 if ev.get(key) is not None:
@@ -359,7 +406,8 @@ class CarnageReferee:
         st = self.st
         occupied = {s for cars in st.fleet for s in cars if s is not None}
         return any(
-            s is not None and any(t not in occupied for t in st.adjacency[s]) for s in st.fleet[p]
+            s is not None and any(t not in occupied for t in st.adjacency[s])
+            for s in st.fleet[p]
         )
 
     def play_turn(self) -> None:
@@ -378,7 +426,12 @@ class CarnageReferee:
             ev = self.take("lose", why=f"seat {seat} is stuck: no car can move")
             self.same(ev, "turn", st.turn)
             self.same(ev, "seat", seat)
-            self.same(ev, "reason", "stuck", f"loss reason (seat {seat} has no car that can move)")
+            self.same(
+                ev,
+                "reason",
+                "stuck",
+                f"loss reason (seat {seat} has no car that can move)",
+            )
             self.eliminate(seat)
             self.done(ev)
             self.end_of_turn(stuck=True)
@@ -388,14 +441,24 @@ class CarnageReferee:
             ev = self.peek()
             kind = ev.get("type") if isinstance(ev, dict) else None
             if kind == "lose":
-                self.fail(f"lose during the turn: seat {seat} can move a car, so it is not stuck")
+                self.fail(
+                    f"lose during the turn: seat {seat} can move a car, so it is not stuck"
+                )
             if kind == "spawn" and ev.get("cause") == "turn_end":
                 break
+            if kind == "upkeep":
+                self.fail("upkeep without the turn_end spawn before it")
+            if kind == "end":
+                self.fail(f"end in the middle of turn {st.turn} but no win happened")
             ev = self.take("buy", "drop", "move", "take", "spawn")
             if ev.get("type") == "spawn":
-                self.fail(f"spawn with cause {ev.get('cause')!r} where no drop is pending: expected an action or the turn_end spawn")
+                self.fail(
+                    f"spawn with cause {ev.get('cause')!r} where no drop is pending: expected an action or the turn_end spawn"
+                )
             if ev.get("turn") != st.turn or ev.get("seat") != seat:
-                self.fail(f"action belongs to turn {ev.get('turn')!r} seat {ev.get('seat')!r}, expected turn {st.turn} seat {seat}")
+                self.fail(
+                    f"action belongs to turn {ev.get('turn')!r} seat {ev.get('seat')!r}, expected turn {st.turn} seat {seat}"
+                )
             getattr(self, "do_" + ev["type"])(ev)
             if st.ended:
                 return
@@ -406,20 +469,31 @@ class CarnageReferee:
         self.same(ev, "seat", seat)
         n_cars = st.cars_owned(seat) - len(st.bought_now)
         paid = st.params["upkeep_per_car"] * n_cars
-        self.same(ev, "paid", paid, f"upkeep paid ({n_cars} cars not bought this turn x {st.params['upkeep_per_car']})")
+        self.same(
+            ev,
+            "paid",
+            paid,
+            f"upkeep paid ({n_cars} cars not bought this turn x {st.params['upkeep_per_car']})",
+        )
         st.money[seat] -= paid
         st.upkeep[seat] += paid
         self.same(ev, "money", st.money[seat], "money after upkeep")
         self.done(ev)
         if st.money[seat] <= 0:
-            ev = self.take("lose", why=f"seat {seat} is bankrupt with money {st.money[seat]}")
+            ev = self.take(
+                "lose", why=f"seat {seat} is bankrupt with money {st.money[seat]}"
+            )
             self.same(ev, "turn", st.turn)
             self.same(ev, "seat", seat)
-            self.same(ev, "reason", "bankrupt", f"loss reason (money {st.money[seat]} <= 0)")
+            self.same(
+                ev, "reason", "bankrupt", f"loss reason (money {st.money[seat]} <= 0)"
+            )
             self.eliminate(seat)
             self.done(ev)
         elif isinstance(self.peek(), dict) and self.peek().get("type") == "lose":
-            self.fail(f"lose but seat {seat} has money {st.money[seat]} > 0 after upkeep")
+            self.fail(
+                f"lose but seat {seat} has money {st.money[seat]} > 0 after upkeep"
+            )
         self.end_of_turn(stuck=False)
 
     def end_of_turn(self, stuck: bool) -> None:
@@ -470,6 +544,7 @@ class CarnageReferee:
         for c in range(len(st.fleet[p])):
             for k in st.riding[p][c]:
                 st.token_where[k] = None
+                st.returned += 1
             st.riding[p][c] = []
             st.fleet[p][c] = None
 
@@ -482,7 +557,9 @@ class CarnageReferee:
         if c in st.bought_now:
             self.fail(f"car {c} was bought this turn and cannot {action}")
         if st.acted.get((c, action)):
-            self.fail(f"car {c} already did {action} this turn (each of drop/move/take at most once)")
+            self.fail(
+                f"car {c} already did {action} this turn (each of drop/move/take at most once)"
+            )
         st.acted[(c, action)] = True
         return c
 
@@ -526,7 +603,9 @@ class CarnageReferee:
         self.same(ev, "from", here, f"move origin (car {c}'s street)")
         to = self.field(ev, "to")
         if not 0 <= to < len(st.adjacency) or to not in st.adjacency[here]:
-            self.fail(f"move {here}->{to}: street {to} is not adjacent to {here} (adjacent: {st.adjacency[here]})")
+            self.fail(
+                f"move {here}->{to}: street {to} is not adjacent to {here} (adjacent: {st.adjacency[here]})"
+            )
         occ = st.car_at(to)
         if occ is not None:
             self.fail(f"move {here}->{to}: street {to} is occupied by car {occ}")
@@ -542,10 +621,14 @@ class CarnageReferee:
         ks = self.commuters(ev)
         for k in ks:
             if st.token_where[k] != ("wait", here):
-                self.fail(f"take of commuter {k}: it is not waiting on street {here} (it is {st.token_where[k]!r})")
+                self.fail(
+                    f"take of commuter {k}: it is not waiting on street {here} (it is {st.token_where[k]!r})"
+                )
         cap = st.params["car_capacity"]
         if len(st.riding[p][c]) + len(ks) > cap:
-            self.fail(f"take of {len(ks)} with {len(st.riding[p][c])} aboard exceeds car_capacity {cap}")
+            self.fail(
+                f"take of {len(ks)} with {len(st.riding[p][c])} aboard exceeds car_capacity {cap}"
+            )
         fpb = st.params["fare_per_block"]
         blocks = [st.dist[st.token_origin[k]][st.token_dest[k]] for k in ks]
         fare = fpb * sum(blocks)
@@ -567,9 +650,13 @@ class CarnageReferee:
         ks = self.commuters(ev)
         for k in ks:
             if k not in st.riding[p][c]:
-                self.fail(f"drop of commuter {k}: not riding in car {c} (aboard: {st.riding[p][c]})")
+                self.fail(
+                    f"drop of commuter {k}: not riding in car {c} (aboard: {st.riding[p][c]})"
+                )
             if st.token_dest[k] != here:
-                self.fail(f"drop of commuter {k} on street {here}: its destination is {st.token_dest[k]}")
+                self.fail(
+                    f"drop of commuter {k} on street {here}: its destination is {st.token_dest[k]}"
+                )
         for k in ks:
             st.riding[p][c].remove(k)
             st.token_where[k] = None
@@ -582,7 +669,9 @@ class CarnageReferee:
             self.spawn("drop")
 
 
-def referee_carnage(events: Sequence[dict], observer: Observer | None = None) -> CarnageState:
+def referee_carnage(
+    events: Sequence[dict], observer: Observer | None = None
+) -> CarnageState:
     """Replay ``events``; the final state, or :class:`IllegalTrace` at the first violation."""
     ref = CarnageReferee(events, observer)
     try:
@@ -590,4 +679,6 @@ def referee_carnage(events: Sequence[dict], observer: Observer | None = None) ->
     except IllegalTrace:
         raise
     except (KeyError, TypeError, IndexError, ValueError) as exc:  # malformed event
-        raise IllegalTrace(ref.i, ref.peek() or {}, f"malformed event: {exc!r}") from exc
+        raise IllegalTrace(
+            ref.i, ref.peek() or {}, f"malformed event: {exc!r}"
+        ) from exc

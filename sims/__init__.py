@@ -1,0 +1,1 @@
+"""Game packages for ``balance``: one package per game, rules and players only."""

@@ -1,0 +1,1 @@
+"""Tests of the Bahama Taxi package (sims/bahama)."""

@@ -75,7 +75,7 @@ def two_proportion_p_value(s1: int, n1: int, s2: int, n2: int) -> float:
     if var <= 0:
         return 1.0 if s1 / n1 == s2 / n2 else 0.0
     z = (s2 / n2 - s1 / n1) / math.sqrt(var)
-    return 2.0 * (1.0 - NormalDist().cdf(abs(z)))
+    return math.erfc(abs(z) / math.sqrt(2.0))
 
 
 def hist_quantile(hist: Sequence[int] | np.ndarray, q: float) -> int:

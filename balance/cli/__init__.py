@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> None:
     from balance.errors import UserError
 
     try:
-        app(args=argv, prog_name="balance", standalone_mode=False)
+        rc = app(args=argv, prog_name="balance", standalone_mode=False)
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
@@ -63,4 +63,4 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         sys.exit(0)
     else:
-        sys.exit(0)
+        sys.exit(rc if isinstance(rc, int) else 0)

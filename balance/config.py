@@ -1,0 +1,642 @@
+"""``balance.toml``: a designer's rules, balance goals and check settings in one file.
+
+The file has five tables, each optional except ``[game] name``::
+
+    [game]      name, players, games, seed, rotate_seats, board, player_file
+    [params]    the current rules: one ``key = value`` per rule parameter to set
+    [targets]   balance goals: ``seat_win_rate = [0.45, 0.55]`` and friends
+    [check]     alpha, correction and ``[check.tolerance]`` for ``balance check``
+    [cluster]   scheduler: a Dask scheduler address (the optional extra)
+
+Everything is validated once, when the file is read: an unknown key, a value
+of the wrong type or out of range raises :class:`UserError` naming the file,
+the key and the reason.  ``balance init GAME`` (:func:`init`) writes a starter
+file with every rule parameter of the game at its default.
+
+The ``[targets]`` and ``[check]`` tables are also recorded in each baseline
+(``balance baseline``) and read back through :func:`parse_targets` and
+:func:`parse_check`, so a baseline is checked the same way without the file.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from balance.errors import UserError
+
+CONFIG_FILE = "balance.toml"
+DEFAULT_GAMES = 100_000  # per baseline/check: detects ~1-point shifts in a win rate
+DEFAULT_SEED = 0
+MAX_SEED = 2**63 - 1
+
+# Target names whose values are proportions (0..1) and those measured in turns.
+PROPORTION_TARGETS = ("seat_win_rate", "strategy_win_rate", "no_winner_rate")
+LENGTH_TARGETS = ("turns_median", "turns_p90", "turns_mean")
+END_REASON = "end_reason"
+
+# Tolerances: a statistically significant change no larger than this passes.
+# Proportions in 0..1 (0.02 = 2 points), lengths in player turns.
+DEFAULT_TOLERANCE: dict[str, float] = {
+    "seat_win_rate": 0.02,
+    "strategy_win_rate": 0.02,
+    "no_winner_rate": 0.01,
+    "end_reason": 0.02,
+    "turns_mean": 1.0,
+    "turns_median": 1.0,
+    "turns_p90": 2.0,
+}
+TOLERANCE_MEANING = {
+    "seat_win_rate": "each seat's win rate (0.02 = 2 points)",
+    "strategy_win_rate": "each player's win rate over the games it took part in",
+    "no_winner_rate": "share of games nobody wins",
+    "end_reason": "each end reason's share of games (or a table: end_reason.NAME = ...)",
+    "turns_mean": "mean game length, in player turns",
+    "turns_median": "median game length, in player turns",
+    "turns_p90": "90th percentile of game length, in player turns",
+}
+CORRECTIONS = ("holm", "bonferroni")
+
+_GAME_KEYS = (
+    "name",
+    "players",
+    "games",
+    "seed",
+    "rotate_seats",
+    "board",
+    "player_file",
+)
+_SECTIONS = ("game", "params", "targets", "check", "cluster")
+
+
+@dataclass(frozen=True)
+class Band:
+    """A target band ``[low, high]`` (inclusive)."""
+
+    low: float
+    high: float
+
+    def to_list(self) -> list[float]:
+        return [self.low, self.high]
+
+
+@dataclass
+class CheckSettings:
+    """How ``balance check`` decides: family-wise level, correction, tolerances."""
+
+    alpha: float = 0.05
+    correction: str = "holm"
+    # Keys of DEFAULT_TOLERANCE, plus "end_reason.NAME" for one end reason.
+    tolerance: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_TOLERANCE))
+
+    def tolerance_for(self, metric: str) -> float:
+        """Tolerance of a metric named like ``seat_win_rate[0]`` or ``end_reason[gridlock]``."""
+        family, _, item = metric.partition("[")
+        item = item.rstrip("]")
+        if family == END_REASON and f"{END_REASON}.{item}" in self.tolerance:
+            return self.tolerance[f"{END_REASON}.{item}"]
+        return self.tolerance.get(family, DEFAULT_TOLERANCE.get(family, 0.0))
+
+    def to_dict(self) -> dict[str, Any]:
+        tol = {
+            k: v
+            for k, v in self.tolerance.items()
+            if not k.startswith(END_REASON + ".")
+        }
+        per_reason = {
+            k.split(".", 1)[1]: v
+            for k, v in self.tolerance.items()
+            if k.startswith(END_REASON + ".")
+        }
+        if per_reason:  # "*" keeps the all-reasons value next to the named ones
+            tol[END_REASON] = {
+                "*": tol.pop(END_REASON, DEFAULT_TOLERANCE[END_REASON]),
+                **per_reason,
+            }
+        return {"alpha": self.alpha, "correction": self.correction, "tolerance": tol}
+
+
+@dataclass
+class Config:
+    """A validated ``balance.toml``.  ``params`` holds only what the file sets."""
+
+    path: Path | None
+    game: str
+    players: list[str] | None = None
+    games: int = DEFAULT_GAMES
+    seed: int = DEFAULT_SEED
+    rotate_seats: bool = False
+    board: str | None = None  # path as usable from the current folder
+    player_file: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    targets: dict[str, Band] = field(default_factory=dict)
+    check: CheckSettings = field(default_factory=CheckSettings)
+    scheduler: str | None = None
+
+    @property
+    def where(self) -> str:
+        return str(self.path) if self.path is not None else CONFIG_FILE
+
+    def resolved_params(self) -> dict[str, Any]:
+        """Every rule parameter: the game's defaults updated by ``[params]``."""
+        from balance.registry import get_game
+
+        return _resolve(get_game(self.game), self.params, self.where)
+
+    def targets_dict(self) -> dict[str, Any]:
+        return targets_to_dict(self.targets)
+
+
+# --------------------------------------------------------------------------- reading
+def find_config(
+    path: str | Path | None = None, *, use_default: bool = True
+) -> Config | None:
+    """The rule file in force: ``path`` if given (it must exist), else
+    ``./balance.toml`` when present and ``use_default``, else ``None``."""
+    if path is not None:
+        return load_config(path)
+    if use_default and Path(CONFIG_FILE).is_file():
+        return load_config(CONFIG_FILE)
+    return None
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate a ``balance.toml``; :class:`UserError` names file, key and reason."""
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"{p}: no such file (write one with 'balance init GAME')")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise UserError(f"{p}: not a UTF-8 text file") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{p}: not valid TOML: {exc}") from None
+    return config_from_dict(data, p)
+
+
+def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Config:
+    """Validate the parsed tables of a ``balance.toml`` (``path`` only names it in errors
+    and anchors relative file paths)."""
+    where = str(path) if path is not None else CONFIG_FILE
+    _refuse_unknown(data, _SECTIONS, where, "")
+    for section in _SECTIONS:
+        if section in data and not isinstance(data[section], dict):
+            raise UserError(f"{where}: [{section}] must be a table")
+    game = dict(data.get("game", {}))
+    _refuse_unknown(game, _GAME_KEYS, where, "[game] ")
+    if "name" not in game:
+        raise UserError(
+            f'{where}: [game] name: missing (the game these rules are for, e.g. name = "carnage")'
+        )
+    name = game["name"]
+    if not isinstance(name, str):
+        raise UserError(f"{where}: [game] name: expected a string, got {_show(name)}")
+    from balance.registry import game_names, get_game
+
+    if name not in game_names():
+        raise UserError(
+            f"{where}: [game] name: unknown game {name!r}; allowed: {', '.join(game_names()) or '(none installed)'}"
+        )
+    spec = get_game(name)
+    base = path.parent if path is not None else Path(".")
+    cfg = Config(path=path, game=name)
+    if "players" in game:
+        cfg.players = _players(game["players"], spec, where)
+    if "games" in game:
+        cfg.games = _int(game["games"], where, "[game] games", 1, None)
+    if "seed" in game:
+        cfg.seed = _int(game["seed"], where, "[game] seed", 0, MAX_SEED)
+    if "rotate_seats" in game:
+        if not isinstance(game["rotate_seats"], bool):
+            raise UserError(
+                f"{where}: [game] rotate_seats: expected true or false, got {_show(game['rotate_seats'])}"
+            )
+        cfg.rotate_seats = game["rotate_seats"]
+    for key in ("board", "player_file"):
+        if key in game:
+            value = game[key]
+            if not isinstance(value, str) or not value.strip():
+                raise UserError(
+                    f"{where}: [game] {key}: expected a file name, got {_show(value)}"
+                )
+            file = _relative(base / value)
+            if not Path(file).is_file():
+                raise UserError(f"{where}: [game] {key}: no such file {file}")
+            setattr(cfg, key, file)
+    if cfg.players is not None and cfg.player_file is None:
+        known = [p.name for p in spec.players]
+        for n in cfg.players:
+            if n not in known:
+                raise UserError(
+                    f"{where}: [game] players: unknown player {n!r} of {spec.name}{_suggest(n, known)}; "
+                    f"allowed: {', '.join(known)}"
+                )
+    if cfg.board is not None:
+        try:
+            spec.load_board(cfg.board)
+        except UserError as exc:
+            raise UserError(f"{where}: [game] board: {exc}") from None
+    cfg.params = _params(data.get("params", {}), spec, where)
+    cfg.targets = parse_targets(data.get("targets", {}), spec, where)
+    cfg.check = parse_check(data.get("check", {}), spec, where)
+    cluster = data.get("cluster", {})
+    _refuse_unknown(cluster, ("scheduler",), where, "[cluster] ")
+    if "scheduler" in cluster:
+        value = cluster["scheduler"]
+        if not isinstance(value, str) or not value.strip():
+            raise UserError(
+                f'{where}: [cluster] scheduler: expected an address like "tcp://HOST:8786", got {_show(value)}'
+            )
+        cfg.scheduler = value.strip()
+    return cfg
+
+
+def _params(table: Mapping[str, Any], spec: Any, where: str) -> dict[str, Any]:
+    names = [p.name for p in spec.params]
+    out: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in names:
+            raise UserError(
+                f"{where}: [params] {key}: unknown rule parameter of {spec.name}{_suggest(key, names)}"
+            )
+        p = spec.param(key)
+        try:
+            out[key] = p.validate(value)
+        except UserError:
+            raise UserError(
+                f"{where}: [params] {key}: expected {p.allowed}, got {_show(value)}"
+            ) from None
+    _resolve(spec, out, where)  # cross-parameter checks of the whole rule set
+    return out
+
+
+def _resolve(spec: Any, overrides: Mapping[str, Any], where: str) -> dict[str, Any]:
+    try:
+        return spec.resolve_params(overrides)
+    except UserError as exc:
+        raise UserError(f"{where}: [params] {exc}") from None
+
+
+def _players(value: Any, spec: Any, where: str) -> list[str]:
+    if isinstance(value, str):
+        names = [v.strip() for v in value.split(",")]
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        names = [v.strip() for v in value]
+    else:
+        raise UserError(
+            f'{where}: [game] players: expected a list of player names like ["a", "b"], got {_show(value)}'
+        )
+    if not (spec.min_players <= len(names) <= spec.max_players):
+        raise UserError(
+            f"{where}: [game] players: {len(names)} players; {spec.name} allows {spec.min_players} to {spec.max_players}"
+        )
+    if not all(names):
+        raise UserError(f"{where}: [game] players: empty player name in {_show(value)}")
+    return names
+
+
+def parse_targets(table: Mapping[str, Any], spec: Any, where: str) -> dict[str, Band]:
+    """``[targets]`` as bands keyed ``seat_win_rate`` ... and ``end_reason.NAME``."""
+    if not isinstance(table, Mapping):
+        raise UserError(f"{where}: [targets] must be a table")
+    allowed = (*PROPORTION_TARGETS, *LENGTH_TARGETS, END_REASON)
+    out: dict[str, Band] = {}
+    for key, value in table.items():
+        if key not in allowed:
+            raise UserError(
+                f"{where}: [targets] {key}: unknown target{_suggest(key, allowed)}; allowed: {', '.join(allowed)}"
+            )
+        if key == END_REASON:
+            if not isinstance(value, Mapping):
+                raise UserError(
+                    f"{where}: [targets] end_reason: expected end_reason.NAME = [low, high]"
+                )
+            for reason, band in value.items():
+                if reason not in spec.end_reasons:
+                    raise UserError(
+                        f"{where}: [targets] end_reason.{reason}: unknown end reason of {spec.name}; "
+                        f"allowed: {', '.join(spec.end_reasons)}"
+                    )
+                out[f"{END_REASON}.{reason}"] = _band(
+                    band, where, f"end_reason.{reason}", proportion=True
+                )
+        else:
+            out[key] = _band(value, where, key, proportion=key in PROPORTION_TARGETS)
+    return out
+
+
+def targets_to_dict(targets: Mapping[str, Band]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, band in targets.items():
+        if key.startswith(END_REASON + "."):
+            out.setdefault(END_REASON, {})[key.split(".", 1)[1]] = band.to_list()
+        else:
+            out[key] = band.to_list()
+    return out
+
+
+def _band(value: Any, where: str, key: str, proportion: bool) -> Band:
+    unit = "proportions in 0..1" if proportion else "turns, at least 0"
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+        )
+    ):
+        raise UserError(
+            f"{where}: [targets] {key}: expected [low, high] ({unit}), got {_show(value)}"
+        )
+    low, high = float(value[0]), float(value[1])
+    if low > high:
+        raise UserError(
+            f"{where}: [targets] {key}: low {value[0]} is above high {value[1]}"
+        )
+    if low < 0 or (proportion and high > 1):
+        raise UserError(
+            f"{where}: [targets] {key}: expected {unit}, got {_show(value)}"
+        )
+    return Band(low, high)
+
+
+def parse_check(table: Mapping[str, Any], spec: Any, where: str) -> CheckSettings:
+    """``[check]``: ``alpha``, ``correction`` and the ``tolerance`` table."""
+    if not isinstance(table, Mapping):
+        raise UserError(f"{where}: [check] must be a table")
+    _refuse_unknown(table, ("alpha", "correction", "tolerance"), where, "[check] ")
+    out = CheckSettings()
+    if "alpha" in table:
+        alpha = table["alpha"]
+        if (
+            isinstance(alpha, bool)
+            or not isinstance(alpha, (int, float))
+            or not 0 < alpha < 0.5
+        ):
+            raise UserError(
+                f"{where}: [check] alpha: expected a number between 0 and 0.5 (e.g. 0.05), got {_show(alpha)}"
+            )
+        out.alpha = float(alpha)
+    if "correction" in table:
+        corr = table["correction"]
+        if corr not in CORRECTIONS:
+            raise UserError(
+                f"{where}: [check] correction: expected one of {', '.join(CORRECTIONS)}, got {_show(corr)}"
+            )
+        out.correction = corr
+    tol = table.get("tolerance", {})
+    if not isinstance(tol, Mapping):
+        raise UserError(
+            f"{where}: [check] tolerance must be a table ([check.tolerance])"
+        )
+    for key, value in tol.items():
+        if key not in DEFAULT_TOLERANCE:
+            raise UserError(
+                f"{where}: [check.tolerance] {key}: unknown metric{_suggest(key, DEFAULT_TOLERANCE)}; "
+                f"allowed: {', '.join(DEFAULT_TOLERANCE)}"
+            )
+        if key == END_REASON and isinstance(value, Mapping):
+            for reason, v in value.items():
+                if reason == "*":  # the all-reasons value, as recorded in a baseline
+                    out.tolerance[END_REASON] = _tolerance(v, where, END_REASON)
+                    continue
+                if reason not in spec.end_reasons:
+                    raise UserError(
+                        f"{where}: [check.tolerance] end_reason.{reason}: unknown end reason of {spec.name}; "
+                        f"allowed: {', '.join(spec.end_reasons)}"
+                    )
+                out.tolerance[f"{END_REASON}.{reason}"] = _tolerance(
+                    v, where, f"end_reason.{reason}"
+                )
+        else:
+            out.tolerance[key] = _tolerance(value, where, key)
+    return out
+
+
+def _tolerance(value: Any, where: str, key: str) -> float:
+    proportion = not key.startswith("turns_")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or value < 0
+        or (proportion and value > 1)
+    ):
+        unit = (
+            "a proportion in 0..1 (0.02 = 2 points)"
+            if proportion
+            else "a number of turns, at least 0"
+        )
+        raise UserError(
+            f"{where}: [check.tolerance] {key}: expected {unit}, got {_show(value)}"
+        )
+    return float(value)
+
+
+def _int(value: Any, where: str, key: str, low: int, high: int | None) -> int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < low
+        or (high is not None and value > high)
+    ):
+        rng = f"{low}..{high}" if high is not None else f"at least {low}"
+        raise UserError(
+            f"{where}: {key}: expected a whole number, {rng}, got {_show(value)}"
+        )
+    return value
+
+
+def _refuse_unknown(
+    table: Mapping[str, Any], allowed: Any, where: str, prefix: str
+) -> None:
+    for key in table:
+        if key not in allowed:
+            what = (
+                f"[{key}]: unknown table"
+                if not prefix
+                else f"{prefix}{key}: unknown key"
+            )
+            raise UserError(
+                f"{where}: {what}{_suggest(key, allowed)}; allowed: {', '.join(allowed)}"
+            )
+
+
+def _suggest(key: str, allowed: Any) -> str:
+    close = difflib.get_close_matches(str(key), list(allowed), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _show(value: Any) -> str:
+    text = (
+        json.dumps(value) if isinstance(value, (str, list, dict, bool)) else repr(value)
+    )
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _relative(path: Path) -> str:
+    """A path as seen from the current folder (relative when it is below it)."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path.resolve())
+
+
+# --------------------------------------------------------------------------- writing
+def toml_value(value: Any) -> str:
+    """A Python scalar or list as a TOML value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        text = repr(value)
+        return text if any(c in text for c in ".en") else text + ".0"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    raise TypeError(f"no TOML form for {type(value).__name__}")
+
+
+def render_init(game: str) -> str:
+    """The text of a starter ``balance.toml`` for ``game``."""
+    from balance.registry import get_game
+
+    spec = get_game(game)
+    out: list[str] = []
+
+    def block(lines: list[tuple[str, str]]) -> None:
+        width = max(len(code) for code, _ in lines)
+        for code, comment in lines:
+            out.append(f"{code:<{width}}  # {comment}" if comment else code)
+
+    out += [
+        f"# balance.toml: the rules of {spec.title or spec.name} under balance control.",
+        "#   balance baseline   records today's figures in reports/baselines/"
+        + f"{spec.name}.json",
+        "#   balance check      replays the same games with the rules below and fails on a real shift",
+        "# See docs/ci.md.  Every key is optional except [game] name.",
+        "",
+        "[game]",
+    ]
+    block(
+        [
+            (
+                f"name = {toml_value(spec.name)}",
+                spec.summary or "the game these rules are for",
+            ),
+            (
+                f"players = {toml_value(list(spec.default_players))}",
+                f"one player (strategy) per seat, {spec.min_players} to {spec.max_players}; see 'balance players {spec.name}'",
+            ),
+            (
+                f"games = {DEFAULT_GAMES}",
+                "games per baseline and check: more games, smaller shifts detected",
+            ),
+            (
+                f"seed = {DEFAULT_SEED}",
+                "master seed: a check replays the baseline's games (common random numbers)",
+            ),
+            (
+                "rotate_seats = false",
+                "true: play every seating of the players equally often",
+            ),
+            ('# board = "board.toml"', "a board file instead of the default board"),
+            (
+                '# player_file = "players.py"',
+                "extra players of your own (see 'balance players')",
+            ),
+        ]
+    )
+    out += [
+        "",
+        "[params]",
+        "# The rules: every parameter at its default.  Change a value to try a rule;",
+        "# 'balance check' then shows what moved.  ('balance params "
+        + spec.name
+        + "' has the sources.)",
+    ]
+    if spec.params:
+        block(
+            [
+                (f"{p.name} = {toml_value(p.default)}", f"{p.meaning} ({p.allowed})")
+                for p in spec.params
+            ]
+        )
+    reasons = list(spec.end_reasons)
+    out += [
+        "",
+        "[targets]",
+        "# Balance goals, checked on today's figures: a target fails when its whole 95% interval",
+        "# lies outside the band and warns when the interval straddles an edge.  Uncomment to use.",
+    ]
+    target_lines = [
+        ("# seat_win_rate = [0.45, 0.55]", "every seat"),
+        (
+            "# strategy_win_rate = [0.40, 0.60]",
+            "every player, over the games it took part in",
+        ),
+        ("# no_winner_rate = [0.0, 0.05]", "games nobody wins"),
+        ("# turns_median = [15, 40]", "game length in player turns"),
+        ("# turns_p90 = [20, 60]", ""),
+        ("# turns_mean = [15, 40]", ""),
+    ]
+    for r in reasons:
+        target_lines.append(
+            (f"# end_reason.{r} = [0.0, 1.0]", "share of games ending this way")
+        )
+    block(target_lines)
+    out += [
+        "",
+        "[check]",
+    ]
+    block(
+        [
+            (
+                "alpha = 0.05",
+                "chance of a false alarm per baseline when nothing changed (family-wise)",
+            ),
+            (
+                'correction = "holm"',
+                "multiple-comparison correction over the metrics: holm or bonferroni",
+            ),
+        ]
+    )
+    out += [
+        "",
+        "[check.tolerance]",
+        "# A statistically significant change no larger than this still passes.",
+    ]
+    block(
+        [
+            (f"{k} = {toml_value(v)}", TOLERANCE_MEANING[k])
+            for k, v in DEFAULT_TOLERANCE.items()
+        ]
+    )
+    out += [
+        "",
+        "# [cluster]",
+        '# scheduler = "tcp://127.0.0.1:8786"  # play on a Dask cluster (pip install balance[dask])',
+        "",
+    ]
+    return "\n".join(out)
+
+
+def init(game: str, path: str | Path = CONFIG_FILE, *, force: bool = False) -> Path:
+    """Write a starter ``balance.toml`` for ``game``; refuses to overwrite unless ``force``."""
+    from balance.registry import get_game
+
+    spec = get_game(game)  # UserError for an unknown game
+    target = Path(path)
+    if target.exists() and not force:
+        raise UserError(f"{target}: already exists (use --force to overwrite)")
+    text = render_init(spec.name)
+    # The file we write must read back: a broken starter would be our bug.
+    config_from_dict(tomllib.loads(text), target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(text, encoding="utf-8")
+    return target

@@ -1,0 +1,1 @@
+"""Benchmarks of ``balance`` (``make bench`` runs :mod:`benchmarks.run`)."""

@@ -7,7 +7,7 @@ A player file decorates compiled functions with :func:`player`::
 
     @player("carnage", "homebody", "never leaves the HQ's neighbourhood")
     @njit
-    def homebody(kind, seat, car, state, rng):
+    def homebody(kind, seat, car, st):
         ...
 
 The function must have the game's player signature (see the game's

@@ -21,6 +21,26 @@ import numpy as np
 GOLDEN_DIR = Path(__file__).parent / "golden"
 BUILTIN_GAMES = ("carnage", "bahama")
 
+# Hand-picked games that reach rarer rules: name -> (players by seat, rules, seed, game index).
+EXTRA_CASES: dict[str, dict[str, tuple[tuple[str, ...], dict[str, Any], int, int]]] = {
+    "carnage": {
+        "cheap-cars-three-players": (
+            ("nearest", "fleet", "greedy"), {"car_cost": 6, "win_cars": 3, "start_money": 15}, 99, 5,
+        ),
+        "crowded-city": (
+            ("greedy", "nearest"), {"spawn_on_turn_end": 5, "spawn_on_drop": 6, "gridlock_limit": 6}, 3, 11,
+        ),
+    },
+    "bahama": {
+        "must-move-three-player-discard": (
+            ("best_fare", "courier", "nearest"), {"must_move": True, "three_player_discard": True}, 4, 9,
+        ),
+        "no-end-phase-limits": (
+            ("nearest", "best_fare"), {"third_passenger_lock": False, "second_passenger_lock": False}, 6, 1,
+        ),
+    },
+}
+
 
 def cases(spec: Any) -> Iterator[tuple[str, dict[str, Any]]]:
     default = list(spec.default_players)
@@ -39,6 +59,8 @@ def cases(spec: Any) -> Iterator[tuple[str, dict[str, Any]]]:
                 "players": default, "seed": 5, "game": 2, "params": {param.name: param.default + 1},
             }
             break
+    for name, (seats, rules, seed, game) in EXTRA_CASES.get(spec.name, {}).items():
+        yield name, {"players": list(seats), "seed": seed, "game": game, "params": rules}
 
 
 def play(spec: Any, case: dict[str, Any]) -> list[dict[str, Any]]:

@@ -1,0 +1,129 @@
+"""Example player file for Carnage: ``balance run carnage --player-file examples/carnage_bots.py
+--players homebody,greedy``.
+
+A player is a numba ``@njit`` function with Carnage's player signature (see
+``sims/carnage/players.py`` for the full contract)::
+
+    def my_player(kind, seat, car, st) -> int
+
+* ``kind == KIND_BUY``: return 1 to buy a car now (asked only when legal).
+* ``kind == KIND_CAR``: the next action of car ``car``: ``ACT_DONE``,
+  ``ACT_DROP``, ``ACT_TAKE`` or ``ACT_MOVE + k`` (to ``neighbour(st, street, k)``).
+* ``st`` is the game state, one int64 array: read it with the slot constants
+  and helpers imported below; draw random numbers only with
+  ``random_below(st, n)``; write only your scratch ``st[MEMORY_AT + seat * MEMORY + i]``.
+
+An illegal answer is not an error: it ends that car's actions (or declines the
+buy), so a bug makes a player weak, never a cheater.  ``@player(game, name,
+description)`` registers the function; put it above ``@njit``.
+"""
+
+import numpy as np
+from numba import njit
+
+from balance import player
+from sims.carnage.params import P_CAR_COST
+from sims.carnage.players import (
+    ACT_DONE,
+    ACT_DROP,
+    ACT_MOVE,
+    ACT_TAKE,
+    CAR_LOAD,
+    CAR_STREET,
+    CAR_USED,
+    HQ,
+    KIND_BUY,
+    MAX_CAPACITY,
+    MAX_CARS,
+    MEMORY,
+    MEMORY_AT,
+    MONEY,
+    N_CARS,
+    N_WAITING,
+    PARAMS,
+    PASSENGERS,
+    TOKEN_DEST,
+    TOKEN_STREET,
+    USED_MOVE,
+    WAITING,
+    can_drop,
+    can_take,
+    dist,
+    n_neighbours,
+    neighbour,
+    random_below,
+    step_toward,
+    street_car,
+)
+
+HOME_RADIUS = 2  # blocks from the HQ the homebody is willing to drive to pick up
+
+
+@player(
+    "carnage",
+    "homebody",
+    "works the streets within 2 blocks of its HQ; never owns more than 2 cars",
+)
+@njit
+def homebody(kind, seat, car, st):
+    if kind == KIND_BUY:  # a second car, once it leaves $5 for the upkeep
+        return (
+            1
+            if st[N_CARS + seat] < 2 and st[MONEY + seat] >= st[PARAMS + P_CAR_COST] + 5
+            else 0
+        )
+    if can_drop(st, seat, car):
+        return ACT_DROP
+    if can_take(st, seat, car):
+        return ACT_TAKE
+    c = seat * MAX_CARS + car
+    if st[CAR_USED + c] & USED_MOVE:
+        return ACT_DONE
+    street = st[CAR_STREET + c]
+    hq = st[HQ + seat]
+    target = -1
+    best = 1 << 30
+    if st[CAR_LOAD + c] > 0:
+        # deliver first: the nearest passenger destination, wherever it is
+        for i in range(st[CAR_LOAD + c]):
+            dest = st[TOKEN_DEST + st[PASSENGERS + c * MAX_CAPACITY + i]]
+            if dist(st, street, dest) < best:
+                best = dist(st, street, dest)
+                target = dest
+    else:
+        # fetch the nearest commuter waiting close to home
+        for i in range(st[N_WAITING]):
+            origin = st[TOKEN_STREET + st[WAITING + i]]
+            if dist(st, hq, origin) <= HOME_RADIUS and dist(st, street, origin) < best:
+                best = dist(st, street, origin)
+                target = origin
+    if target < 0:
+        return ACT_DONE
+    return step_toward(st, seat, car, target)
+
+
+@player(
+    "carnage",
+    "wanderer",
+    "drives at random but always drops and takes; buys every third chance",
+)
+@njit
+def wanderer(kind, seat, car, st):
+    slot = MEMORY_AT + seat * MEMORY  # scratch: how many buy offers we have seen
+    if kind == KIND_BUY:
+        st[slot] += 1
+        return 1 if st[slot] % 3 == 0 else 0
+    if can_drop(st, seat, car):
+        return ACT_DROP
+    if can_take(st, seat, car):
+        return ACT_TAKE
+    street = st[CAR_STREET + seat * MAX_CARS + car]
+    if st[CAR_USED + seat * MAX_CARS + car] & USED_MOVE:
+        return ACT_DONE
+    n = n_neighbours(st, street)
+    k = random_below(st, np.int64(n))
+    if street_car(st, neighbour(st, street, k)) >= 0:
+        return (
+            ACT_DONE  # occupied: stay (an illegal move would end the car's turn anyway)
+        )
+    return ACT_MOVE + k

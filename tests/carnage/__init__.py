@@ -1,0 +1,1 @@
+"""Carnage's own tests: hand-traced positions, simulate/trace agreement, boards, players, golden traces."""

@@ -9,7 +9,7 @@ PY      = $(BIN)/python
 STAMP   = $(VENV)/.installed
 TSTAMP  = $(VENV)/.installed-test
 
-.PHONY: setup demo test test-fast bench lint format golden clean
+.PHONY: setup demo test test-fast bench baseline lint format golden clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,15 +27,16 @@ setup: $(STAMP)
 
 demo: $(STAMP)
 	$(BIN)/balance run carnage --games 1000000
-	@if $(BIN)/balance sweep --help >/dev/null 2>&1; then \
-		$(BIN)/balance sweep carnage --param car_cost=8..14 --games 200000 --out runs/demo-car_cost --report reports/carnage-car_cost.html --resume; \
-	fi
+	$(BIN)/balance sweep carnage --param car_cost=8..14 --rotate-seats --out runs/demo-car_cost --resume \
+		--report reports/carnage-car_cost.html --png reports/carnage-car_cost.png
+	@echo "report: reports/carnage-car_cost.html"
 
 test: $(TSTAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider --timeout=900
-	@if [ -d reports/baselines ] && $(BIN)/balance check --help >/dev/null 2>&1; then \
-		$(BIN)/balance check; \
-	fi
+	$(BIN)/balance check --no-config
+
+baseline: $(STAMP)
+	$(BIN)/balance baseline --update --no-config
 
 test-fast: $(TSTAMP)
 	$(BIN)/python -m pytest -q -x -m "not slow"
@@ -43,7 +44,7 @@ test-fast: $(TSTAMP)
 bench: $(TSTAMP)
 	$(PY) -m benchmarks.run
 
-golden: $(TSTAMP)
+golden: $(STAMP)
 	$(PY) -m tests.golden
 
 lint: $(TSTAMP)

@@ -92,7 +92,7 @@ class RunResult:
         from balance import __version__
         from balance.summary import summarize
 
-        seat_players = ["(rotated)"] * len(self.players) if self.rotate_seats else self.players
+        seat_players = ["rotated"] * len(self.players) if self.rotate_seats else self.players
         figures = summarize(self.aggregate, self.strategies, seat_players, self.end_reasons, self.score_name)
         return {
             "game": self.game,

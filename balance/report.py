@@ -98,7 +98,7 @@ def _summary(agg: Any, manifest: Mapping[str, Any]) -> dict[str, Any]:
     from balance.stats import hist_quantile_ci
     from balance.summary import summarize
 
-    seat_players = ["(rotated)"] * len(manifest["players"]) if manifest["rotate_seats"] else manifest["players"]
+    seat_players = ["rotated"] * len(manifest["players"]) if manifest["rotate_seats"] else manifest["players"]
     s = summarize(agg, manifest["strategies"], seat_players, manifest["end_reasons"], manifest["score_name"])
     if agg.games:
         t = s["turns"]

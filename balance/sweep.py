@@ -586,7 +586,7 @@ class SweepResult:
         from balance.summary import summarize
 
         m = self.manifest
-        seat_players = ["(rotated)"] * len(m["players"]) if m["rotate_seats"] else m["players"]
+        seat_players = ["rotated"] * len(m["players"]) if m["rotate_seats"] else m["players"]
         out = []
         for i, point in enumerate(m["points"]):
             agg = self.aggregates.get(i)

@@ -80,7 +80,11 @@ def stderr_console() -> Any:
 
 
 def pct(rate: float, ci: list[float] | tuple[float, float]) -> str:
-    return f"{100 * rate:5.1f}%  ({100 * ci[0]:.1f}–{100 * ci[1]:.1f})"
+    """A rate and its interval in percent, with enough decimals to tell a rare
+    event (0.038%) from none at all."""
+    top = max(rate, ci[1])
+    digits = 1 if top >= 0.01 or top == 0 else (2 if top >= 0.001 else 3)
+    return f"{100 * rate:5.{digits}f}%  ({100 * ci[0]:.{digits}f}–{100 * ci[1]:.{digits}f})"
 
 
 class GameProgress:

@@ -483,11 +483,20 @@ def write_markdown(path: Path, data: dict[str, Any]) -> None:
         "Every game with its default rules and default players, master seed 0.",
         "",
     ]
-    busiest = max(data["load_before"], data["load_after"])
-    if busiest > 0.5 * m["cores"]:
+    # The load average after the run counts the benchmark's own threads, so only the
+    # load before it and the CPU the all-cores runs actually obtained tell of other work.
+    obtained = [
+        r["cores_obtained_all_cores"]["median"]
+        for r in data["games"].values()
+        if isinstance(r.get("cores_obtained_all_cores"), dict)
+    ]
+    starved = [c for c in obtained if c < 0.9 * m["cores"]]
+    if data["load_before"] > 0.5 * m["cores"] or starved:
+        got = f"the all-cores runs obtained {min(obtained):.2f} of {m['cores']} cores" if obtained else ""
         lines += [
-            f"> **Busy machine during this run**: load average up to {busiest:.1f} on {m['cores']} cores from "
-            "other work. Absolute games/s and above all the all-cores / 1-thread ratio are depressed (the "
+            f"> **Shared machine during this run**: load average {data['load_before']:.1f} before it started"
+            + (f"; {got}" if got else "")
+            + ". Absolute games/s and above all the all-cores / 1-thread ratio are depressed (the "
             "benchmark's threads waited for cores); relative figures measured side by side (sweep overhead, "
             "Dask / local, compiled / interpreted) are less affected. Rerun `make bench` on a quiet machine "
             "for the scaling figures.",

@@ -216,7 +216,12 @@ def trace(
     check_seed(seed)
     if game_index < 0:
         raise UserError(f"--game-index {game_index}: expected a whole number of at least 0")
-    spec, values, names, _, _ = prepare(game, params, players, board, player_file)
-    strategies, seat_index = resolve_players(spec, names, player_file)
+    from balance.registry import get_game
+
+    spec = get_game(game or default_game())
+    values = spec.resolve_params(params)
+    board_data = spec.load_board(board)
+    # The PlayerInfo objects themselves (a player file is loaded once).
+    strategies, seat_index = resolve_players(spec, parse_players(players, spec), player_file)
     seatings = np.asarray([seat_index], dtype=np.int64)
-    return spec.trace(values, strategies, seatings, seed, game_index, spec.load_board(board))
+    return spec.trace(values, strategies, seatings, seed, game_index, board_data)

@@ -13,7 +13,7 @@ event type and what was expected.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -88,3 +88,50 @@ def strict_equal(got: Any, want: Any) -> bool:
             and all(strict_equal(g, w) for g, w in zip(got, want))
         )
     return got == want
+
+
+class EventCursor:
+    """Walks a trace event by event: the part every referee shares.
+
+    A subclass sets ``self.st`` (its replayed state, with ``check_invariants()``
+    and a ``counts`` dict) and may refine :meth:`count_key`.
+    """
+
+    def __init__(self, events: Sequence[dict], observer: Callable[[int, dict, Any], None] | None = None) -> None:
+        self.events = list(events)
+        self.i = 0
+        self.observer = observer
+        self.st: Any = None
+
+    def fail(self, msg: str, index: int | None = None) -> None:
+        idx = self.i if index is None else index
+        ev = self.events[idx] if idx < len(self.events) else {}
+        raise IllegalTrace(idx, ev, msg)
+
+    def peek(self) -> dict | None:
+        return self.events[self.i] if self.i < len(self.events) else None
+
+    def take(self, *types: str, why: str = "") -> dict:
+        ev = self.peek()
+        want = " or ".join(types) + (f" ({why})" if why else "")
+        if ev is None:
+            raise IllegalTrace(self.i, {}, f"trace ends early: expected {want}")
+        if not isinstance(ev, dict) or ev.get("type") not in types:
+            got = ev.get("type") if isinstance(ev, dict) else ev
+            self.fail(f"expected {want}, got {got!r}")
+        return ev
+
+    def count_key(self, ev: dict) -> str:
+        """The name an accepted event is counted under (coverage statistics)."""
+        return str(ev.get("type"))
+
+    def done(self, ev: dict) -> None:
+        """Accept the current event: check invariants, count it, tell the observer."""
+        why = self.st.check_invariants()
+        if why:
+            self.fail(f"invariant broken: {why}")
+        key = self.count_key(ev)
+        self.st.counts[key] = self.st.counts.get(key, 0) + 1
+        if self.observer is not None:
+            self.observer(self.i, ev, self.st)
+        self.i += 1

@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.referees import (
+    EventCursor,
     IllegalTrace,
     bfs_distances,
     check_graph,
@@ -237,45 +238,16 @@ class BahamaState:
 Observer = Callable[[int, dict, BahamaState], None]
 
 
-class BahamaReferee:
-    def __init__(
-        self, events: Sequence[dict], observer: Observer | None = None
-    ) -> None:
-        self.events = list(events)
-        self.i = 0
-        self.observer = observer
-        self.st: BahamaState | None = None
+class BahamaReferee(EventCursor):
+    st: BahamaState
 
-    def fail(self, msg: str) -> None:
-        ev = self.events[self.i] if self.i < len(self.events) else {}
-        raise IllegalTrace(self.i, ev, msg)
-
-    def peek(self) -> dict | None:
-        return self.events[self.i] if self.i < len(self.events) else None
-
-    def take(self, *types: str, why: str = "") -> dict:
-        ev = self.peek()
-        want = " or ".join(types) + (f" ({why})" if why else "")
-        if ev is None:
-            raise IllegalTrace(self.i, {}, f"trace ends early: expected {want}")
-        if not isinstance(ev, dict) or ev.get("type") not in types:
-            got = ev.get("type") if isinstance(ev, dict) else ev
-            self.fail(f"expected {want}, got {got!r}")
-        return ev
-
-    def done(self, ev: dict) -> None:
-        why = self.st.check_invariants()
-        if why:
-            self.fail(f"invariant broken: {why}")
+    def count_key(self, ev: dict) -> str:
         key = ev.get("type")
         if key == "move":
-            key = "move:stay" if ev.get("to") == ev.get("from") else "move:go"
-        elif key == "end":
-            key = f"end:{ev.get('reason')}"
-        self.st.counts[key] = self.st.counts.get(key, 0) + 1
-        if self.observer is not None:
-            self.observer(self.i, ev, self.st)
-        self.i += 1
+            return "move:stay" if ev.get("to") == ev.get("from") else "move:go"
+        if key == "end":
+            return f"end:{ev.get('reason')}"
+        return str(key)
 
     def same(self, ev: dict, key: str, want: Any, what: str | None = None) -> None:
         got = ev.get(key, "<missing>")

@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tests.referees import (
+    EventCursor,
     IllegalTrace,
     bfs_distances,
     check_graph,
@@ -183,47 +184,16 @@ class CarnageState:
 Observer = Callable[[int, dict, CarnageState], None]
 
 
-class CarnageReferee:
-    def __init__(
-        self, events: Sequence[dict], observer: Observer | None = None
-    ) -> None:
-        self.events = list(events)
-        self.i = 0
-        self.observer = observer
-        self.st: CarnageState | None = None
+class CarnageReferee(EventCursor):
+    st: CarnageState
 
-    # --- cursor ---------------------------------------------------------------
-    def fail(self, msg: str, index: int | None = None) -> None:
-        idx = self.i if index is None else index
-        ev = self.events[idx] if idx < len(self.events) else {}
-        raise IllegalTrace(idx, ev, msg)
-
-    def peek(self) -> dict | None:
-        return self.events[self.i] if self.i < len(self.events) else None
-
-    def take(self, *types: str, why: str = "") -> dict:
-        ev = self.peek()
-        want = " or ".join(types) + (f" ({why})" if why else "")
-        if ev is None:
-            raise IllegalTrace(self.i, {}, f"trace ends early: expected {want}")
-        if not isinstance(ev, dict) or ev.get("type") not in types:
-            got = ev.get("type") if isinstance(ev, dict) else ev
-            self.fail(f"expected {want}, got {got!r}")
-        return ev
-
-    def done(self, ev: dict) -> None:
-        why = self.st.check_invariants()
-        if why:
-            self.fail(f"invariant broken: {why}")
+    def count_key(self, ev: dict) -> str:
         key = ev.get("type")
         if key == "spawn":
-            key = f"spawn:{ev.get('cause')}:{'yes' if ev.get('spawned') else 'no'}"
-        elif key in ("lose", "end"):
-            key = f"{key}:{ev.get('reason')}"
-        self.st.counts[key] = self.st.counts.get(key, 0) + 1
-        if self.observer is not None:
-            self.observer(self.i, ev, self.st)
-        self.i += 1
+            return f"spawn:{ev.get('cause')}:{'yes' if ev.get('spawned') else 'no'}"
+        if key in ("lose", "end"):
+            return f"{key}:{ev.get('reason')}"
+        return str(key)
 
     def field(self, ev: dict, key: str, kind: str = "int") -> Any:
         if key not in ev:

@@ -112,7 +112,7 @@ class BahamaSpec(GameSpec):
         turns = np.empty(n_games, np.int32)
         score = np.empty((n_games, n_seats), np.int32)
         if n_games > 0:
-            n_blocks = kernel.blocks_for(n_games)
+            n_workers = kernel.workers_for(n_games)
             args = (
                 rules,
                 board.neighbours,
@@ -122,7 +122,7 @@ class BahamaSpec(GameSpec):
                 np.uint64(seed),
                 np.int64(first_game),
                 np.int64(n_games),
-                np.int64(n_blocks),
+                np.int64(n_workers),
                 winner,
                 end_reason,
                 turns,

@@ -23,15 +23,16 @@ Performance choices (measured; RULES.md, "Speed"):
   reference-count operations per call: together ~1 µs per call, 100× slower.
 * Functions that allocate nothing are compiled with ``_nrt=False`` (no
   reference counting at all).  Only :func:`new_state` and the functions that
-  call it once per block allocate.
+  call it once per worker allocate.
 
 Caching: entry points are ``@njit(cache=True)``.  The functions that take the
-player ``policy`` as an argument (``_play_*``, ``_run_block``, ``_trace_game``)
+player ``policy`` as an argument (``_play_*``, ``_run_worker``, ``_trace_game``)
 are deliberately *not* cached: a user player's dispatcher is a new type in every
 process, so caching them would only add a stale cache file per run; the cached
 built-in entry points compile them into themselves.  Numba watches only the
 file of a cached function, so :func:`_drop_stale_cache` flushes this module's
-and players.py's caches when either file (or balance/rng.py) changes.
+and players.py's caches when either file (or balance/rng.py or
+balance/parallel.py) changes.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ import numpy as np
 from numba import njit, prange
 from numba.extending import overload
 
+from balance.parallel import batch_size, claim, new_counter
 from balance.rng import rng_seed, rng_shuffle
 
 N_FIELDS = 52  # one field per card of the deck
@@ -389,7 +391,7 @@ def _play_game(policy, st, events, rng, seats, seed, game):
 
 
 @njit
-def _run_block(
+def _run_worker(
     policy,
     rules,
     neighbours,
@@ -398,28 +400,36 @@ def _run_block(
     seatings,
     seed,
     first_game,
-    lo,
-    hi,
+    n_games,
+    counter,
+    batch,
     winner,
     end_reason,
     turns,
     score,
 ):
+    """One worker of a batch: claims ``batch`` games at a time from ``counter``
+    (balance.parallel) and plays them on its own state until none are left."""
     holder = new_state(rules, neighbours, degree, dist)
     st = holder[0]
     events = np.zeros((1, EVENT_WIDTH), np.int32)  # not recording
     rng = np.zeros(2, np.uint64)
-    n_seatings = seatings.shape[0]
-    n_seats = seatings.shape[1]
-    for i in range(lo, hi):
-        g = first_game + i
-        _play_game(policy, st, events, rng, seatings[g % n_seatings], seed, g)
-        winner[i] = st.counters[C_WINNER]
-        end_reason[i] = st.counters[C_END]
-        turns[i] = st.counters[C_TURN]
-        for s in range(n_seats):
-            score[i, s] = st.income[s]
-    return holder.shape[0]  # holder (st's memory) lives to the end of the block
+    rows = seatings.copy()  # this worker's own: no shared reference count per game
+    n_seatings = rows.shape[0]
+    n_seats = rows.shape[1]
+    while True:
+        lo = claim(counter, batch)
+        if lo >= n_games:
+            break
+        for i in range(lo, min(lo + batch, n_games)):
+            g = first_game + i
+            _play_game(policy, st, events, rng, rows[g % n_seatings], seed, g)
+            winner[i] = st.counters[C_WINNER]
+            end_reason[i] = st.counters[C_END]
+            turns[i] = st.counters[C_TURN]
+            for s in range(n_seats):
+                score[i, s] = st.income[s]
+    return holder.shape[0]  # holder (st's memory) lives to the end of the worker
 
 
 @njit
@@ -442,16 +452,16 @@ def _simulate_batch(
     seed,
     first_game,
     n_games,
-    n_blocks,
+    n_workers,
     winner,
     end_reason,
     turns,
     score,
 ):
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        _run_block(
+    batch = batch_size(n_games, n_workers)
+    counter = new_counter()
+    for _ in prange(n_workers):
+        _run_worker(
             _players.builtin_policy,
             rules,
             neighbours,
@@ -460,8 +470,9 @@ def _simulate_batch(
             seatings,
             seed,
             first_game,
-            lo,
-            hi,
+            n_games,
+            counter,
+            batch,
             winner,
             end_reason,
             turns,
@@ -502,16 +513,16 @@ def _simulate_batch_with(
     seed,
     first_game,
     n_games,
-    n_blocks,
+    n_workers,
     winner,
     end_reason,
     turns,
     score,
 ):
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
-        _run_block(
+    batch = batch_size(n_games, n_workers)
+    counter = new_counter()
+    for _ in prange(n_workers):
+        _run_worker(
             policy,
             rules,
             neighbours,
@@ -520,8 +531,9 @@ def _simulate_batch_with(
             seatings,
             seed,
             first_game,
-            lo,
-            hi,
+            n_games,
+            counter,
+            batch,
             winner,
             end_reason,
             turns,
@@ -561,11 +573,12 @@ def rules_array(
     return rules
 
 
-def blocks_for(n_games: int) -> int:
-    """Blocks of games for prange: a few per thread balance games of unequal length
-    (state is allocated once per block).  Results do not depend on it.  Asked here,
-    not in the kernel: numba.get_num_threads() inside it would make it uncacheable."""
-    return max(1, min(int(n_games), 4 * numba.get_num_threads()))
+def workers_for(n_games: int) -> int:
+    """Workers for prange: one per thread (each claims games as it goes, so
+    uneven games and a slow thread balance out; balance.parallel).  Results do
+    not depend on it.  Asked here, not in the kernel: numba.get_num_threads()
+    inside it would make it uncacheable."""
+    return max(1, min(int(n_games), numba.get_num_threads()))
 
 
 def event_rows_for(max_turns: int) -> int:
@@ -694,19 +707,20 @@ from sims.bahama import players as _players
 def _drop_stale_cache() -> None:
     """Numba invalidates a cached function only when its own file changes, but the
     cached functions here and in players.py compile each other's code (and
-    balance/rng.py's) into themselves.  So: a digest of the three files is kept
+    balance/rng.py's and balance/parallel.py's) into themselves.  So: a digest of the four files is kept
     beside the cache; when it differs, every cached function of both modules is
     flushed and recompiles on first use.  Costs a few file reads per import."""
     import hashlib
     import sys
     from pathlib import Path
 
+    import balance.parallel
     import balance.rng
 
     modules = (sys.modules[__name__], _players)
     try:
         digest = hashlib.sha256()
-        for module in (*modules, balance.rng):
+        for module in (*modules, balance.rng, balance.parallel):
             digest.update(Path(module.__file__).read_bytes())
         stamp = Path(_simulate_batch.stats.cache_path) / "bahama-sources.sha256"
         if stamp.is_file() and stamp.read_text() == digest.hexdigest():

@@ -170,7 +170,7 @@ class CarnageSpec(GameSpec):
             np.uint64(int(seed) % 2**64),
             np.int64(first_game),
             np.int64(n),
-            np.int64(4 * numba.get_num_threads()),
+            np.int64(numba.get_num_threads()),
             out.winner,
             out.end_reason,
             out.turns,

@@ -71,6 +71,7 @@ from numba.core import cgutils
 from numba.core import config as numba_config
 from numba.extending import intrinsic
 
+from balance.parallel import batch_size, claim, new_counter
 from balance.rng import rng_below, rng_seed
 from sims.carnage.params import (
     N_PARAMS,
@@ -784,7 +785,7 @@ def _simulate_batch(
     seed,
     first_game,
     n_games,
-    n_blocks,
+    n_workers,
     winner,
     end_reason,
     turns,
@@ -792,29 +793,35 @@ def _simulate_batch(
 ):
     """Games first_game .. first_game + n_games - 1 into the preallocated outputs.
 
-    prange over ``n_blocks`` blocks (a few per thread, for load balance; the
-    caller passes it: numba.get_num_threads() in a kernel is a dynamic global
-    that defeats the cache); each block allocates one state and plays its games
-    in sequence.  Game g is seeded from (seed, g) and seated by
-    seatings[g % P] only, so results never depend on the blocking.
+    prange over ``n_workers`` workers (one per thread; the caller passes
+    numba.get_num_threads(): asked inside a kernel, it is a dynamic global that
+    defeats the cache).  Each worker allocates one state, then claims batches of
+    games from a shared counter (balance.parallel) until none are left.  Game g
+    is seeded from (seed, g), seated by seatings[g % P] and written to slot g,
+    so results never depend on which worker played it.
     """
     if n_games <= 0:
         return
     n_seats = seatings.shape[1]
     n_seatings = seatings.shape[0]
-    n_blocks = max(1, min(n_games, n_blocks))
-    for b in prange(n_blocks):
-        lo = b * n_games // n_blocks
-        hi = (b + 1) * n_games // n_blocks
+    n_workers = max(1, min(n_games, n_workers))
+    batch = batch_size(n_games, n_workers)
+    counter = new_counter()
+    for _ in prange(n_workers):
         st = new_state(neighbours, n_nbrs, distances, hq, cards, params, n_seats, 0)
-        for i in range(lo, hi):
-            g = first_game + i
-            play_game(st, seatings[g % n_seatings], seed, g, RECORD_OFF)
-            winner[i] = st[WINNER]
-            end_reason[i] = st[END_REASON]
-            turns[i] = st[TURN]
-            for seat in range(n_seats):
-                score[i, seat] = st[DELIVERED + seat]
+        rows = seatings.copy()  # this worker's own: no shared reference count per game
+        while True:
+            lo = claim(counter, batch)
+            if lo >= n_games:
+                break
+            for i in range(lo, min(lo + batch, n_games)):
+                g = first_game + i
+                play_game(st, rows[g % n_seatings], seed, g, RECORD_OFF)
+                winner[i] = st[WINNER]
+                end_reason[i] = st[END_REASON]
+                turns[i] = st[TURN]
+                for seat in range(n_seats):
+                    score[i, seat] = st[DELIVERED + seat]
 
 
 # --------------------------------------------------------------------------- policies
@@ -916,19 +923,23 @@ def play_from_state(st: np.ndarray, policy=None) -> None:
 def _drop_stale_cache() -> None:
     """Numba's on-disk cache checks only the source file of each function, but
     play_turn inlines players.py, players.py inlines the helpers above, and both
-    inline balance/rng.py: an edit to one file would leave another's cached
+    inline balance/rng.py (and the batch kernel balance/parallel.py): an edit to one file would leave another's cached
     machine code stale.  So this package's cache is keyed on a digest of all of
     them and emptied when it changes (developers only: an installed package
     never changes)."""
     import hashlib
     from pathlib import Path
 
+    import balance.parallel
     import balance.rng
 
     cache_path = getattr(getattr(play_turn, "_cache", None), "_cache_path", None)
     if cache_path is None:  # NUMBA_DISABLE_JIT=1 or no cache
         return
-    files = sorted(Path(__file__).parent.glob("*.py")) + [Path(balance.rng.__file__)]
+    files = sorted(Path(__file__).parent.glob("*.py")) + [
+        Path(balance.rng.__file__),
+        Path(balance.parallel.__file__),
+    ]
     digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
     cache_dir = Path(cache_path)
     stamp = cache_dir / "carnage-sources.sha256"

@@ -321,6 +321,19 @@ def new_state(neighbours, n_nbrs, distances, hq, cards, params, n_seats, n_event
     st = np.zeros(
         BOARD + n * (3 + MAX_NEIGHBOURS + n) + n_event_rows * EVENT_WIDTH, np.int64
     )
+    init_state(
+        st, neighbours, n_nbrs, distances, hq, cards, params, n_seats, n_event_rows
+    )
+    return st
+
+
+@njit(cache=True)
+def init_state(
+    st, neighbours, n_nbrs, distances, hq, cards, params, n_seats, n_event_rows
+):
+    """Fill a zeroed ``st`` of state_size(streets, n_event_rows) slots: header,
+    rules, HQs, cards and the board (new_state; the GPU kernel's local state)."""
+    n = neighbours.shape[0]
     st[N_SEATS] = n_seats
     st[N_STREETS] = n
     st[EVENT_ROWS] = n_event_rows
@@ -343,7 +356,6 @@ def new_state(neighbours, n_nbrs, distances, hq, cards, params, n_seats, n_event
             st[st[NEIGHBOURS_AT] + s * MAX_NEIGHBOURS + k] = neighbours[s, k]
         for t in range(n):
             st[st[DIST_AT] + s * n + t] = distances[s, t]
-    return st
 
 
 @njit(cache=True)

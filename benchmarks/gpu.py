@@ -1,0 +1,312 @@
+"""The GPU benchmark: Carnage on an NVIDIA GPU against the CPU kernel on the same
+machine (``python -m benchmarks.gpu --out DIR``; needs numba-cuda and a GPU).
+
+It measures, with the default rules and players:
+
+* parity: the same games on the CPU kernel (every core) and on the GPU, array
+  for array (winner, end reason, turns, deliveries), for the default seating
+  rotated and for four different players at four seats;
+* the GPU kernel's compile time (first call, in this process), its registers
+  and local memory per thread;
+* games/s on the GPU for a few launch shapes (threads per block, waves), the
+  best shape again at 10,000,000 games; each figure the median of ``--repeat``
+  runs, transfers of inputs and outputs included;
+* games/s of the CPU kernel on the same machine, every core and one thread.
+
+It writes ``gpu-benchmarks.json`` and ``gpu-benchmarks.md`` into ``--out``
+(the figures in docs/benchmarks-gpu.md come from such a run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+PARITY_GAMES = 1_000_000
+PARITY_GAMES_4P = 200_000
+SHAPE_GAMES = 1_000_000
+BIG_GAMES = 10_000_000
+CPU_GAMES = 1_000_000
+SHAPES = ((64, 1), (128, 1), (256, 1), (128, 4))  # (threads per block, waves)
+
+
+def _outputs(n: int, n_seats: int) -> tuple[np.ndarray, ...]:
+    return (
+        np.empty(n, np.int8),
+        np.empty(n, np.int8),
+        np.empty(n, np.int32),
+        np.empty((n, n_seats), np.int32),
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", default=".", help="folder for the JSON and Markdown")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply game counts")
+    args = ap.parse_args(argv)
+    out_dir = Path(args.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    def n_of(n: int) -> int:
+        return max(64, int(n * args.scale))
+
+    import numba
+    from numba import cuda
+
+    from balance.runner import seatings_for
+    from sims.carnage import SPEC
+    from sims.carnage import gpu as carnage_gpu
+    from sims.carnage.kernel import state_size
+
+    result: dict[str, Any] = {
+        "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        "cpu_threads": numba.get_num_threads(),
+        "cpu": platform.processor() or platform.machine(),
+    }
+    try:
+        from importlib.metadata import version
+
+        result["numba_cuda"] = version("numba-cuda")
+    except Exception:  # noqa: BLE001
+        result["numba_cuda"] = None
+    from balance.gpu import simulated
+
+    if simulated():  # developing this script without a GPU
+        result.update(gpu="CUDA simulator", gpu_cc=[0, 0], gpu_sms=1)
+    else:
+        dev = cuda.get_current_device()
+        result["gpu"] = (
+            dev.name.decode() if isinstance(dev.name, bytes) else str(dev.name)
+        )
+        result["gpu_cc"] = list(dev.compute_capability)
+        result["gpu_sms"] = dev.MULTIPROCESSOR_COUNT
+
+    def save() -> None:
+        (out_dir / "gpu-benchmarks.json").write_text(
+            json.dumps(result, indent=2) + "\n"
+        )
+
+    def log(msg: str) -> None:
+        print(msg, flush=True)
+
+    board = SPEC.load_board(None)
+
+    def prepared(names: list[str], rotate: bool) -> tuple[Any, ...]:
+        distinct = list(dict.fromkeys(names))
+        seat_index = [distinct.index(n) for n in names]
+        strategies = [SPEC.player(n) for n in distinct]
+        seatings = seatings_for(seat_index, rotate)
+        params = SPEC.resolve_params()
+        _, _, pa, seat_idx, _ = SPEC._prepare(params, strategies, seatings, board)
+        return params, strategies, seatings, pa, seat_idx
+
+    def cpu_run(names: list[str], rotate: bool, n: int, seed: int) -> tuple[float, Any]:
+        params, strategies, seatings, _, _ = prepared(names, rotate)
+        t = time.perf_counter()
+        o = SPEC.simulate(params, strategies, seatings, seed, 0, n, board)
+        return time.perf_counter() - t, (o.winner, o.end_reason, o.turns, o.score)
+
+    def gpu_run(
+        names: list[str],
+        rotate: bool,
+        n: int,
+        seed: int,
+        threads: int = 128,
+        waves: int = 1,
+    ) -> tuple[float, Any]:
+        _, _, _, pa, seat_idx = prepared(names, rotate)
+        o = _outputs(n, seat_idx.shape[1])
+        cuda.synchronize()
+        t = time.perf_counter()
+        carnage_gpu.simulate(
+            board, pa, seat_idx, seed, 0, n, o, waves=waves, threads=threads
+        )
+        cuda.synchronize()
+        return time.perf_counter() - t, o
+
+    default = list(SPEC.default_players)
+    four = ["random", "nearest", "greedy", "fleet"]
+
+    # Compile (GPU first: the CPU kernel compiles on its first call below).
+    t = time.perf_counter()
+    gpu_run(default, True, 1000, 1)
+    result["gpu_compile_s"] = round(time.perf_counter() - t, 2)
+    kern = carnage_gpu._kernel(state_size(board.neighbours.shape[0], 0))
+    for key, getter in (
+        ("regs_per_thread", "get_regs_per_thread"),
+        ("local_bytes_per_thread", "get_local_mem_per_thread"),
+    ):
+        try:
+            result[key] = int(getattr(kern, getter)())
+        except Exception as exc:  # noqa: BLE001
+            result[key] = f"n/a ({type(exc).__name__})"
+    log(
+        f"GPU compile {result['gpu_compile_s']} s, regs {result['regs_per_thread']}, local {result['local_bytes_per_thread']}"
+    )
+    save()
+    t = time.perf_counter()
+    cpu_run(default, True, 1000, 1)
+    result["cpu_compile_s"] = round(time.perf_counter() - t, 2)
+    save()
+
+    # Parity.
+    parity = {}
+    for label, names, n in (
+        ("default rotated", default, n_of(PARITY_GAMES)),
+        ("4 players rotated", four, n_of(PARITY_GAMES_4P)),
+    ):
+        _, c = cpu_run(names, True, n, 2026)
+        _, g = gpu_run(names, True, n, 2026)
+        same = [bool(np.array_equal(a, b)) for a, b in zip(c, g)]
+        mismatched = int(
+            np.sum(
+                (c[0] != g[0])
+                | (c[1] != g[1])
+                | (c[2] != g[2])
+                | np.any(c[3] != g[3], axis=1)
+            )
+        )
+        parity[label] = {
+            "games": n,
+            "identical": all(same),
+            "games_differing": mismatched,
+            "players": names,
+        }
+        log(f"parity {label}: {n} games, identical={all(same)}, differing {mismatched}")
+    result["parity"] = parity
+    save()
+
+    # GPU launch shapes.
+    shapes = []
+    n = n_of(SHAPE_GAMES)
+    for threads, waves in SHAPES:
+        rates = [
+            n / gpu_run(default, False, n, 11 + r, threads, waves)[0]
+            for r in range(args.repeat)
+        ]
+        shapes.append(
+            {
+                "threads_per_block": threads,
+                "waves": waves,
+                "games": n,
+                "games_per_s": statistics.median(rates),
+                "runs": rates,
+            }
+        )
+        log(f"GPU {threads} x waves {waves}: {statistics.median(rates):,.0f} games/s")
+        save()
+    result["gpu_shapes"] = shapes
+    best = max(shapes, key=lambda s: s["games_per_s"])
+    n = n_of(BIG_GAMES)
+    rates = [
+        n
+        / gpu_run(default, False, n, 21 + r, best["threads_per_block"], best["waves"])[
+            0
+        ]
+        for r in range(args.repeat)
+    ]
+    result["gpu_big"] = {
+        "games": n,
+        "threads_per_block": best["threads_per_block"],
+        "waves": best["waves"],
+        "games_per_s": statistics.median(rates),
+        "runs": rates,
+    }
+    log(f"GPU {n:,} games: {statistics.median(rates):,.0f} games/s")
+    save()
+
+    # CPU on the same machine.
+    n = n_of(CPU_GAMES)
+    cpu_all = [n / cpu_run(default, False, n, 31 + r)[0] for r in range(args.repeat)]
+    all_threads = numba.get_num_threads()
+    numba.set_num_threads(1)
+    n1 = max(1000, n // 8)
+    cpu_one = [n1 / cpu_run(default, False, n1, 41 + r)[0] for r in range(args.repeat)]
+    numba.set_num_threads(all_threads)
+    result["cpu_all"] = {
+        "threads": all_threads,
+        "games": n,
+        "games_per_s": statistics.median(cpu_all),
+        "runs": cpu_all,
+    }
+    result["cpu_one"] = {
+        "threads": 1,
+        "games": n1,
+        "games_per_s": statistics.median(cpu_one),
+        "runs": cpu_one,
+    }
+    result["gpu_vs_cpu_all"] = (
+        result["gpu_big"]["games_per_s"] / result["cpu_all"]["games_per_s"]
+    )
+    result["gpu_vs_cpu_one"] = (
+        result["gpu_big"]["games_per_s"] / result["cpu_one"]["games_per_s"]
+    )
+    log(
+        f"CPU {all_threads} threads: {statistics.median(cpu_all):,.0f} games/s; 1 thread {statistics.median(cpu_one):,.0f}"
+    )
+    save()
+    (out_dir / "gpu-benchmarks.md").write_text(markdown(result))
+    log(markdown(result))
+    return 0 if all(p["identical"] for p in parity.values()) else 1
+
+
+def markdown(r: dict[str, Any]) -> str:
+    def f(x: float) -> str:
+        return f"{x:,.0f}"
+
+    lines = [
+        "# GPU benchmark: Carnage",
+        "",
+        (
+            f"`python -m benchmarks.gpu` on {r['gpu']} (compute capability "
+            f"{'.'.join(map(str, r['gpu_cc']))}, {r['gpu_sms']} multiprocessors) beside "
+            f"{r['cpu_threads']} CPU threads; {r['date']}; Python {r['python']}, numba {r['numba']}, "
+            f"numba-cuda {r['numba_cuda']}, numpy {r['numpy']}. Default rules and players "
+            "(greedy, fleet); medians of the runs listed in gpu-benchmarks.json; GPU times "
+            "include copying inputs and outputs."
+        ),
+        "",
+        "| measure | value |",
+        "|---|---|",
+    ]
+    for label, p in r["parity"].items():
+        lines.append(
+            f"| parity, {label} ({', '.join(p['players'])}), {f(p['games'])} games | "
+            f"{'identical' if p['identical'] else 'DIFFERENT: ' + str(p['games_differing']) + ' games'} |"
+        )
+    big = r["gpu_big"]
+    lines += [
+        f"| GPU, {f(big['games'])} games ({big['threads_per_block']} threads per block, waves {big['waves']}) | {f(big['games_per_s'])} games/s |",
+    ]
+    for s in r["gpu_shapes"]:
+        lines.append(
+            f"| GPU, {f(s['games'])} games, {s['threads_per_block']} threads per block, waves {s['waves']} | {f(s['games_per_s'])} games/s |"
+        )
+    lines += [
+        f"| CPU kernel, {r['cpu_all']['threads']} threads, {f(r['cpu_all']['games'])} games | {f(r['cpu_all']['games_per_s'])} games/s |",
+        f"| CPU kernel, 1 thread, {f(r['cpu_one']['games'])} games | {f(r['cpu_one']['games_per_s'])} games/s |",
+        f"| GPU / CPU ({r['cpu_all']['threads']} threads) | {r['gpu_vs_cpu_all']:.1f}× |",
+        f"| GPU / CPU (1 thread) | {r['gpu_vs_cpu_one']:.1f}× |",
+        f"| GPU kernel compile (first call) | {r['gpu_compile_s']} s |",
+        f"| CPU kernel first call (a compile unless cached) | {r['cpu_compile_s']} s |",
+        f"| registers / local memory per GPU thread | {r['regs_per_thread']} / {r['local_bytes_per_thread']} bytes |",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

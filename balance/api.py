@@ -64,6 +64,27 @@ def check_games(games: int) -> int:
     return games
 
 
+def check_device(device: str) -> str:
+    from balance.runner import DEVICES
+
+    if device not in DEVICES:
+        raise UserError(f"--device {device!r}: allowed: {', '.join(DEVICES)}")
+    return device
+
+
+def check_gpu_run(spec: Any, scheduler: str | None, player_file: str | None) -> None:
+    """Everything ``--device gpu`` needs, checked before any game is played."""
+    if not spec.has_gpu:
+        raise spec.no_gpu_error()
+    if scheduler or os.environ.get("BALANCE_SCHEDULER"):
+        raise UserError("--device gpu runs on this machine; drop --scheduler (and BALANCE_SCHEDULER)")
+    if player_file:
+        raise UserError("--device gpu plays the built-in players only; a --player-file runs with --device cpu")
+    from balance.gpu import require_cuda
+
+    require_cuda()
+
+
 def check_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise UserError(f"--seed {seed}: expected a whole number in 0..2^63-1")
@@ -87,6 +108,7 @@ class RunResult:
     end_reasons: list[str]
     score_name: str
     extra: dict[str, Any] = field(default_factory=dict)
+    device: str = "cpu"
 
     def to_dict(self) -> dict[str, Any]:
         from balance import __version__
@@ -102,6 +124,7 @@ class RunResult:
             "players": self.players,
             "rotate_seats": self.rotate_seats,
             "board": self.board,
+            "device": self.device,
             **figures,
             "elapsed_s": self.elapsed_s,
             "games_per_second": self.games / self.elapsed_s if self.elapsed_s > 0 else None,
@@ -144,16 +167,21 @@ def run(
     scheduler: str | None = None,
     chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
+    device: str = "cpu",
 ) -> RunResult:
     """Play ``games`` games of one rule set and return their figures.
 
     ``progress`` is called with the number of games finished after each chunk.
+    ``device="gpu"`` plays on a CUDA GPU (games with a GPU kernel; the same numbers).
     """
-    from balance.runner import DEFAULT_CHUNK, Task, execute, make_executor, seatings_for, split
+    from balance.runner import DEFAULT_CHUNK, GPU_CHUNK, Task, execute, make_executor, seatings_for, split
 
     check_games(games)
     check_seed(seed)
+    check_device(device)
     spec, values, names, strategies, seat_index = prepare(game, params, players, board, player_file)
+    if device == "gpu":
+        check_gpu_run(spec, scheduler, player_file)
     seatings = seatings_for(seat_index, rotate_seats)
     board_path = str(Path(board).resolve()) if board else None
     pfile = str(Path(player_file).resolve()) if player_file else None
@@ -168,8 +196,9 @@ def run(
             n,
             board_path,
             pfile,
+            device=device,
         )
-        for first, n in split(0, games, chunk or DEFAULT_CHUNK)
+        for first, n in split(0, games, chunk or (GPU_CHUNK if device == "gpu" else DEFAULT_CHUNK))
     ]
     start = time.perf_counter()
     with make_executor(threads, scheduler) as executor:
@@ -195,6 +224,7 @@ def run(
         end_reasons=list(spec.end_reasons),
         score_name=spec.score_name,
         extra=extra,
+        device=device,
     )
 
 

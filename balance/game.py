@@ -243,6 +243,34 @@ class GameSpec:
         """
         raise NotImplementedError
 
+    def simulate_gpu(
+        self,
+        params: Mapping[str, Any],
+        players: Sequence[PlayerInfo],
+        seatings: np.ndarray,
+        seed: int,
+        first_game: int,
+        n_games: int,
+        board: Any = None,
+    ) -> Outcomes:
+        """:meth:`simulate` on a CUDA GPU, game for game the same outcomes
+        (``--device gpu``; only games that have a GPU kernel override it)."""
+        raise self.no_gpu_error()
+
+    @property
+    def has_gpu(self) -> bool:
+        """True when this game overrides :meth:`simulate_gpu`."""
+        return type(self).simulate_gpu is not GameSpec.simulate_gpu
+
+    def no_gpu_error(self) -> UserError:
+        """The user error for ``--device gpu`` on a game without a GPU kernel."""
+        from balance.registry import game_names, get_game
+
+        with_gpu = [n for n in game_names() if get_game(n).has_gpu]
+        return UserError(
+            f"--device gpu: {self.name} has no GPU kernel; games with one: {', '.join(with_gpu) or 'none'}"
+        )
+
     def trace(
         self,
         params: Mapping[str, Any],

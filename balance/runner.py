@@ -22,6 +22,8 @@ from balance.errors import UserError
 from balance.game import GameSpec, Outcomes, PlayerInfo
 
 DEFAULT_CHUNK = 1 << 17  # games per task: big enough to amortise the call, small for progress
+GPU_CHUNK = 1 << 22  # games per task on a GPU: one launch that fills every multiprocessor
+DEVICES = ("cpu", "gpu")
 MAX_SEED = 2**63 - 1
 
 
@@ -159,6 +161,7 @@ class Task:
     board: str | None = None
     player_file: str | None = None
     point: int = 0  # index of the sweep point this task belongs to
+    device: str = "cpu"  # "gpu": GameSpec.simulate_gpu (the same outcomes)
 
 
 def resolve_players(
@@ -212,7 +215,8 @@ def run_task(task: Task) -> Aggregate:
     players = [spec.player(n, extra) for n in task.strategies]
     seatings = np.asarray(task.seatings, dtype=np.int64)
     board = _cached_board(spec, task.board)
-    out = spec.simulate(dict(task.params), players, seatings, task.seed, task.first_game, task.n_games, board)
+    simulate = spec.simulate_gpu if task.device == "gpu" else spec.simulate
+    out = simulate(dict(task.params), players, seatings, task.seed, task.first_game, task.n_games, board)
     return Aggregate.from_outcomes(out, seatings, task.first_game, len(players), len(spec.end_reasons))
 
 

@@ -40,6 +40,9 @@ def run(
     scheduler: Annotated[
         Optional[str], typer.Option("--scheduler", help="Dask scheduler address tcp://HOST:PORT (optional extra).")
     ] = None,
+    device: Annotated[
+        str, typer.Option("--device", help="cpu, or gpu: a CUDA GPU (Carnage; the same numbers).")
+    ] = "cpu",
     as_json: JsonOpt = False,
 ) -> None:
     """Play many games of one rule set: win rates, end reasons and game length, with 95% intervals."""
@@ -60,6 +63,7 @@ def run(
             threads=threads,
             scheduler=scheduler,
             progress=bar,
+            device=device,
         )
     data = result.to_dict()
     if as_json:
@@ -76,6 +80,7 @@ def render_run(data: dict[str, Any]) -> None:
     con.print(
         f"[bold]{data['game']}[/bold]: {data['games']:,} games, seed {data['seed']}, "
         f"players {', '.join(data['players'])}{' (seats rotated)' if data['rotate_seats'] else ''}{changed}"
+        f"{' on the GPU' if data.get('device') == 'gpu' else ''}"
     )
     seats = Table(title="Win rate by seat (95% Wilson interval)", title_justify="left")
     for col in ("seat", "player", "wins", "win rate (95% CI)"):

@@ -178,6 +178,40 @@ class CarnageSpec(GameSpec):
         )
         return out
 
+    def simulate_gpu(
+        self,
+        params: Mapping[str, Any],
+        players: Sequence[PlayerInfo],
+        seatings: np.ndarray,
+        seed: int,
+        first_game: int,
+        n_games: int,
+        board: Any = None,
+    ) -> Outcomes:
+        from sims.carnage import gpu
+
+        policy, board, pa, seat_idx, _ = self._prepare(params, players, seatings, board)
+        gpu.check_players(policy)
+        n = int(n_games)
+        if n < 0:
+            raise UserError(f"number of games must be at least 0, not {n}")
+        out = Outcomes(
+            winner=np.empty(n, np.int8),
+            end_reason=np.empty(n, np.int8),
+            turns=np.empty(n, np.int32),
+            score=np.empty((n, seat_idx.shape[1]), np.int32),
+        )
+        gpu.simulate(
+            board,
+            pa,
+            seat_idx,
+            seed,
+            first_game,
+            n,
+            (out.winner, out.end_reason, out.turns, out.score),
+        )
+        return out
+
     def trace(
         self,
         params: Mapping[str, Any],

@@ -1,0 +1,190 @@
+"""Carnage's GPU kernel (sims/carnage/gpu.py) against the CPU kernel.
+
+The GPU kernel is the CPU kernel's own source recompiled for CUDA, so the
+contract is strict: game g under seed S has the same winner, end reason, turns
+and deliveries on both.  No GPU is needed here: Numba's CUDA simulator
+(NUMBA_ENABLE_CUDASIM=1) runs the kernel as Python, thread by thread, through
+the same launch, copies and grid-stride loop; the simulator must be chosen
+before numba.cuda is imported, hence the subprocesses.  On a GPU the same
+comparison runs at scale in ``python -m benchmarks.gpu``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PARITY = """
+import json, sys
+import numpy as np
+from sims.carnage import SPEC
+from balance.runner import resolve_players, seatings_for
+
+cases = json.loads(sys.argv[1])
+result = []
+for names, rotate, seed, first, n, params in cases:
+    strategies, seat_index = resolve_players(SPEC, names, None)
+    seatings = seatings_for(seat_index, rotate)
+    values = SPEC.resolve_params(params)
+    cpu = SPEC.simulate(values, strategies, seatings, seed, first, n, None)
+    gpu = SPEC.simulate_gpu(values, strategies, seatings, seed, first, n, None)
+    fields = ('winner', 'end_reason', 'turns', 'score')
+    same = [bool(np.array_equal(getattr(cpu, f), getattr(gpu, f))) for f in fields]
+    result.append({"same": same, "games": n, "turns": int(cpu.turns.sum()),
+                   "winners": sorted(set(int(w) for w in cpu.winner)),
+                   "reasons": sorted(set(int(r) for r in cpu.end_reason))})
+print(json.dumps(result))
+"""
+
+
+def _env(simulator: bool) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
+        ),
+    }
+    env.pop("BALANCE_SCHEDULER", None)
+    if simulator:
+        env["NUMBA_ENABLE_CUDASIM"] = "1"
+    else:
+        env.pop("NUMBA_ENABLE_CUDASIM", None)
+    return env
+
+
+def _python(
+    code: str, *args: str, simulator: bool = True
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code, *args],
+        cwd=ROOT,
+        env=_env(simulator),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def _balance(*args: str, simulator: bool) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-W", "ignore", "-m", "balance", *args],
+        cwd=ROOT,
+        env=_env(simulator),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def test_gpu_kernel_plays_the_cpu_kernels_games():
+    cases = [
+        # default players, seats rotated, a first game far from 0
+        [["greedy", "fleet"], True, 2026, 10**9, 48, {}],
+        # every built-in player at four seats (24 seatings), other rules
+        [
+            ["random", "nearest", "greedy", "fleet"],
+            True,
+            7,
+            0,
+            48,
+            {"car_cost": 8, "spawn_on_turn_end": 4, "max_cars": 6},
+        ],
+        # three seats, cheap cars: games that end by cars
+        [
+            ["fleet", "nearest", "random"],
+            False,
+            1,
+            5,
+            30,
+            {"car_cost": 5, "win_cars": 3},
+        ],
+    ]
+    proc = _python(PARITY, json.dumps(cases))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout)
+    for case, r in zip(cases, result):
+        assert r["same"] == [True] * 4, (case, r)
+    # The cases are not trivial: many turns, several winners and end reasons.
+    assert sum(r["turns"] for r in result) > 1000
+    assert len(set().union(*(r["reasons"] for r in result))) >= 3
+    assert len(set().union(*(r["winners"] for r in result))) >= 3
+
+
+def test_balance_run_device_gpu_gives_the_cpu_numbers():
+    args = [
+        "run",
+        "carnage",
+        "--games",
+        "96",
+        "--seed",
+        "11",
+        "--rotate-seats",
+        "--json",
+    ]
+    gpu = _balance(*args, "--device", "gpu", simulator=True)
+    cpu = _balance(*args, simulator=False)
+    assert gpu.returncode == 0 and cpu.returncode == 0, gpu.stderr + cpu.stderr
+    g, c = json.loads(gpu.stdout), json.loads(cpu.stdout)
+    assert g.pop("device") == "gpu" and c.pop("device") == "cpu"
+    for key in ("elapsed_s", "games_per_second"):
+        g.pop(key), c.pop(key)
+    assert g == c
+
+
+def _no_gpu() -> bool:
+    proc = _python(
+        "from numba import cuda; print(cuda.is_available())", simulator=False
+    )
+    return proc.stdout.strip() == "False"
+
+
+@pytest.mark.skipif(not _no_gpu(), reason="this machine has a CUDA GPU")
+def test_device_gpu_without_a_gpu_is_one_line_exit_2():
+    proc = _balance(
+        "run", "carnage", "--games", "10", "--device", "gpu", simulator=False
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: --device gpu: no CUDA GPU found")
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["bahama", "--device", "gpu"],
+            "error: --device gpu: bahama has no GPU kernel; games with one: carnage",
+        ),
+        (["carnage", "--device", "tpu"], "error: --device 'tpu': allowed: cpu, gpu"),
+        (
+            [
+                "carnage",
+                "--device",
+                "gpu",
+                "--player-file",
+                "examples/carnage_bots.py",
+                "--players",
+                "greedy,homebody",
+            ],
+            "error: --device gpu plays the built-in players only",
+        ),
+        (
+            ["carnage", "--device", "gpu", "--scheduler", "tcp://127.0.0.1:1"],
+            "error: --device gpu runs on this machine; drop --scheduler",
+        ),
+    ],
+)
+def test_device_mistakes_are_one_line_exit_2(args, message):
+    proc = _balance("run", *args, "--games", "10", simulator=True)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith(message), proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and proc.stdout == ""

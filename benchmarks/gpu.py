@@ -13,8 +13,11 @@ It measures, with the default rules and players:
   runs, transfers of inputs and outputs included;
 * games/s of the CPU kernel on the same machine, every core and one thread.
 
-It writes ``gpu-benchmarks.json`` and ``gpu-benchmarks.md`` into ``--out``
-(the figures in docs/benchmarks-gpu.md come from such a run).
+It writes ``gpu-benchmarks.json`` and ``gpu-benchmarks.md`` into ``--out``.
+
+``--ptx FILE`` only compiles the kernel to PTX for ``--cc`` (default 9.0, Hopper)
+and needs no GPU: numba-cuda and CUDA's NVVM suffice (``CUDA_HOME`` pointing at
+a toolkit).  It checks that the recompiled rules build for the CUDA target.
 """
 
 from __future__ import annotations
@@ -53,7 +56,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=".", help="folder for the JSON and Markdown")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--scale", type=float, default=1.0, help="multiply game counts")
+    ap.add_argument(
+        "--ptx", metavar="FILE", help="only compile the kernel to PTX (no GPU needed)"
+    )
+    ap.add_argument(
+        "--cc", default="9.0", help="compute capability for --ptx (default 9.0)"
+    )
     args = ap.parse_args(argv)
+    if args.ptx:
+        return compile_only(Path(args.ptx), tuple(int(x) for x in args.cc.split(".")))
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
 
@@ -261,6 +272,58 @@ def main(argv: list[str] | None = None) -> int:
     (out_dir / "gpu-benchmarks.md").write_text(markdown(result))
     log(markdown(result))
     return 0 if all(p["identical"] for p in parity.values()) else 1
+
+
+def compile_only(path: Path, cc: tuple[int, ...]) -> int:
+    """Compile the batch kernel to PTX for ``cc`` without a GPU."""
+    import re
+
+    from numba import cuda, types
+    from numba.cuda import dispatcher
+
+    from sims.carnage import SPEC
+    from sims.carnage import gpu as carnage_gpu
+    from sims.carnage.kernel import state_size
+
+    class _Device:  # numba-cuda compiles device functions for the current device
+        compute_capability = cc
+
+    dispatcher.get_current_device = lambda: _Device()
+    board = SPEC.load_board(None)
+    kern = carnage_gpu._kernel(state_size(board.neighbours.shape[0], 0))
+
+    def arr(dtype: Any, ndim: int = 1) -> Any:
+        return types.Array(dtype, ndim, "C")
+
+    i64, i32, i8 = types.int64, types.int32, types.int8
+    signature = (
+        arr(i64, 2), arr(i64), arr(i64, 2), arr(i64), arr(i64, 2), arr(i64), arr(i64, 2),
+        types.uint64, i64, i64, arr(i8), arr(i8), arr(i32), arr(i32, 2),
+    )  # fmt: skip
+    t = time.perf_counter()
+    ptx, _ = cuda.compile_ptx(kern.py_func, signature, cc=cc)
+    elapsed = time.perf_counter() - t
+    path.write_text(ptx)
+    frames = re.findall(r"__local_depot\d+\[(\d+)\]", ptx)
+    print(
+        f"compiled for sm_{''.join(map(str, cc))} in {elapsed:.1f} s: {len(ptx):,} characters "
+        f"of PTX in {path}; local frame {', '.join(frames) or 'none'} bytes per thread"
+    )
+    try:  # assemble for the chip too, where nvJitLink is installed (numba-cuda[cu12/cu13])
+        from cuda.bindings import nvjitlink
+    except ImportError:
+        return 0
+    data = ptx.encode()
+    arch = f"-arch=sm_{''.join(map(str, cc))}"
+    handle = nvjitlink.create(3, [arch, "-Xptxas=-v", "-verbose"])
+    nvjitlink.add_data(handle, nvjitlink.InputType.PTX, data, len(data), "carnage")
+    nvjitlink.complete(handle)
+    log = bytearray(nvjitlink.get_info_log_size(handle))
+    nvjitlink.get_info_log(handle, log)
+    for line in log.decode(errors="replace").splitlines():
+        if "registers" in line or "spill" in line:
+            print(line.strip())
+    return 0
 
 
 def markdown(r: dict[str, Any]) -> str:

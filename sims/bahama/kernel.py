@@ -31,8 +31,8 @@ are deliberately *not* cached: a user player's dispatcher is a new type in every
 process, so caching them would only add a stale cache file per run; the cached
 built-in entry points compile them into themselves.  Numba watches only the
 file of a cached function, so :func:`_drop_stale_cache` flushes this module's
-and players.py's caches when either file (or balance/rng.py or
-balance/parallel.py) changes.
+and players.py's caches when any file of the package (or balance/rng.py or
+balance/parallel.py) changes (balance.kernelcache).
 """
 
 from __future__ import annotations
@@ -705,34 +705,22 @@ from sims.bahama import players as _players
 
 
 def _drop_stale_cache() -> None:
-    """Numba invalidates a cached function only when its own file changes, but the
-    cached functions here and in players.py compile each other's code (and
-    balance/rng.py's and balance/parallel.py's) into themselves.  So: a digest of the four files is kept
-    beside the cache; when it differs, every cached function of both modules is
-    flushed and recompiles on first use.  Costs a few file reads per import."""
-    import hashlib
+    """The cached functions here and in players.py compile each other's code
+    (and balance/rng.py's and balance/parallel.py's) into themselves: the cache
+    is keyed on all of the package's files and those two (balance.kernelcache)."""
     import sys
     from pathlib import Path
 
     import balance.parallel
     import balance.rng
+    from balance.kernelcache import drop_stale_cache
 
-    modules = (sys.modules[__name__], _players)
-    try:
-        digest = hashlib.sha256()
-        for module in (*modules, balance.rng, balance.parallel):
-            digest.update(Path(module.__file__).read_bytes())
-        stamp = Path(_simulate_batch.stats.cache_path) / "bahama-sources.sha256"
-        if stamp.is_file() and stamp.read_text() == digest.hexdigest():
-            return
-        for module in modules:
-            for value in vars(module).values():
-                cache = getattr(value, "_cache", None)
-                if cache is not None and hasattr(value, "py_func"):
-                    cache.flush()
-        stamp.write_text(digest.hexdigest())
-    except (OSError, AttributeError):  # read-only install, or NUMBA_DISABLE_JIT=1
-        pass
+    files = [
+        *Path(__file__).parent.glob("*.py"),
+        Path(balance.rng.__file__),
+        Path(balance.parallel.__file__),
+    ]
+    drop_stale_cache("bahama", [sys.modules[__name__], _players], files)
 
 
 _drop_stale_cache()

@@ -932,50 +932,30 @@ def play_from_state(st: np.ndarray, policy=None) -> None:
         play_turn_(st)
 
 
-def _drop_stale_cache() -> None:
-    """Numba's on-disk cache checks only the source file of each function, but
-    play_turn inlines players.py, players.py inlines the helpers above, and both
-    inline balance/rng.py (and the batch kernel balance/parallel.py): an edit to one file would leave another's cached
-    machine code stale.  So this package's cache is keyed on a digest of all of
-    them and emptied when it changes (developers only: an installed package
-    never changes)."""
-    import hashlib
-    from pathlib import Path
-
-    import balance.parallel
-    import balance.rng
-
-    cache_path = getattr(getattr(play_turn, "_cache", None), "_cache_path", None)
-    if cache_path is None:  # NUMBA_DISABLE_JIT=1 or no cache
-        return
-    files = sorted(Path(__file__).parent.glob("*.py")) + [
-        Path(balance.rng.__file__),
-        Path(balance.parallel.__file__),
-    ]
-    digest = hashlib.sha256(b"".join(f.read_bytes() for f in files)).hexdigest()
-    cache_dir = Path(cache_path)
-    stamp = cache_dir / "carnage-sources.sha256"
-    try:
-        if stamp.read_text() == digest:
-            return
-    except OSError:
-        pass
-    for pattern in ("kernel.*.nb[ic]", "players.*.nb[ic]"):
-        for f in cache_dir.glob(pattern):
-            try:
-                f.unlink()
-            except OSError:
-                pass
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(digest)
-    except OSError:
-        pass
-
-
 # Last: players.py imports the rule helpers above (a circular import that is safe
 # because every name it needs is defined by now; numba reads the attribute when
 # it compiles, after both modules are loaded).
 from sims.carnage import players as _players
+
+
+def _drop_stale_cache() -> None:
+    """play_turn inlines players.py, players.py inlines the helpers above, both
+    inline balance/rng.py and balance/parallel.py and freeze params.py's
+    constants: the cache is keyed on all of the package's files and those two
+    (balance.kernelcache)."""
+    import sys
+    from pathlib import Path
+
+    import balance.parallel
+    import balance.rng
+    from balance.kernelcache import drop_stale_cache
+
+    files = [
+        *Path(__file__).parent.glob("*.py"),
+        Path(balance.rng.__file__),
+        Path(balance.parallel.__file__),
+    ]
+    drop_stale_cache("carnage", [sys.modules[__name__], _players], files)
+
 
 _drop_stale_cache()

@@ -198,7 +198,7 @@ def build_axes(spec: Any, specs: Mapping[str, Any], max_points: int) -> list[Axi
 # --------------------------------------------------------------------------- config file
 CONFIG_KEYS = (
     "game", "games", "seed", "players", "board", "rotate_seats", "player_file",
-    "out", "report", "png", "keep_games", "max_points", "threads", "scheduler", "params",
+    "out", "report", "png", "keep_games", "max_points", "threads", "scheduler", "device", "params",
 )
 
 
@@ -223,7 +223,7 @@ def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
     types = {
         "game": str, "games": int, "seed": int, "board": str, "rotate_seats": bool, "player_file": str,
         "out": str, "report": str, "png": str, "keep_games": bool, "max_points": int, "threads": int,
-        "scheduler": str,
+        "scheduler": str, "device": str,
     }
     for key, kind in types.items():
         if key in data and (not isinstance(data[key], kind) or (kind is int and isinstance(data[key], bool))):
@@ -271,6 +271,7 @@ class SweepPlan:
     player_file_sha256: str | None = None
     existing_manifest: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
+    device: str = "cpu"  # not part of the identity: both devices give the same numbers
 
     @property
     def game(self) -> str:
@@ -324,7 +325,7 @@ class SweepPlan:
         lines.append(
             f"{self.n_points:,} point{'s' if self.n_points != 1 else ''} × {self.games:,} games = "
             f"{self.total_games:,} games  (seed {self.seed}, players {','.join(self.players)}"
-            f"{', seats rotated' if self.rotate_seats else ''})"
+            f"{', seats rotated' if self.rotate_seats else ''}{', on the GPU' if self.device == 'gpu' else ''})"
         )
         if self.done:
             lines.append(
@@ -392,6 +393,7 @@ def plan(
     report: str | None = None,
     png: str | None = None,
     command: str | None = None,
+    device: str | None = None,
 ) -> SweepPlan:
     """Validate a sweep completely (every point) and say what running it will do.
 
@@ -403,12 +405,14 @@ def plan(
     from balance.api import (
         DEFAULT_GAMES,
         DEFAULT_SEED,
+        check_device,
         check_games,
+        check_gpu_run,
         check_seed,
         default_game,
         prepare,
     )
-    from balance.runner import DEFAULT_CHUNK, seatings_for
+    from balance.runner import DEFAULT_CHUNK, GPU_CHUNK, seatings_for
     from balance.store import RunDir, file_sha256
 
     cfg = load_config(config) if config is not None else {}
@@ -433,6 +437,7 @@ def plan(
         raise UserError(f"--max-points {max_points}: expected a whole number of at least 1")
     threads = pick(threads, "threads", None)
     scheduler = pick(scheduler, "scheduler", None)
+    device = check_device(pick(device, "device", "cpu"))
     report = pick(report, "report", None)
     png = pick(png, "png", None)
     out = pick(out, "out", None)
@@ -452,6 +457,8 @@ def plan(
     axes = build_axes(spec, specs, max_points)
     points = expand_grid(axes)
     spec, base, names, strategies, seat_index = prepare(spec.name, points[0], players, board, player_file)
+    if device == "gpu":
+        check_gpu_run(spec, scheduler, player_file)
     all_params = []
     for point in points:
         try:
@@ -508,7 +515,7 @@ def plan(
         done=done,
         keep_games=keep_games,
         max_points=max_points,
-        chunk=chunk or DEFAULT_CHUNK,
+        chunk=chunk or (GPU_CHUNK if device == "gpu" else DEFAULT_CHUNK),
         threads=threads,
         scheduler=scheduler,
         report=report,
@@ -518,6 +525,7 @@ def plan(
         player_file_sha256=file_sha256(pfile) if pfile else None,
         existing_manifest=existing,
         warnings=warnings,
+        device=device,
     )
     if existing is not None:
         _check_same_sweep(run_dir, existing.get("identity", {}), the_plan.identity())
@@ -693,7 +701,12 @@ def _tasks(p: SweepPlan) -> list[Any]:
     for i in p.pending:
         params = tuple(sorted(p.params[i].items()))
         for first, n in split(0, p.games, p.chunk):
-            tasks.append(Task(p.game, params, tuple(p.strategies), seatings, p.seed, first, n, p.board, p.player_file, i))
+            tasks.append(
+                Task(
+                    p.game, params, tuple(p.strategies), seatings, p.seed, first, n, p.board, p.player_file, i,
+                    device=p.device,
+                )
+            )
     return tasks
 
 
@@ -707,9 +720,10 @@ def _keep_games_results(p: SweepPlan, tasks: Sequence[Any], store: Any) -> Itera
     strategies, _ = resolve_players(p.spec, p.players, p.player_file)
     board = _cached_board(p.spec, p.board)
     kinds = {a.name: a.kind for a in p.axes}
+    simulate = p.spec.simulate_gpu if p.device == "gpu" else p.spec.simulate
     for task in tasks:
         seatings = np.asarray(task.seatings, dtype=np.int64)
-        out = p.spec.simulate(dict(task.params), strategies, seatings, task.seed, task.first_game, task.n_games, board)
+        out = simulate(dict(task.params), strategies, seatings, task.seed, task.first_game, task.n_games, board)
         rows = game_rows(out, task.point, task.first_game, seatings.shape[0], p.points[task.point], kinds, p.spec.end_reasons)
         store.write_games_chunk(task.point, task.first_game, rows)
         del rows
@@ -778,6 +792,7 @@ def run_plan(
     store.clean_partial(p.done)
     session = {
         "command": p.command,
+        "device": p.device,
         "started": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "points_before": len(p.done),
         "versions": _versions(),
@@ -837,6 +852,7 @@ def sweep(
     report: str | None = None,
     png: str | None = None,
     progress: Callable[[int], None] | None = None,
+    device: str | None = None,
 ) -> SweepResult:
     """Play a grid of rule variants and store it (see :func:`plan` for the arguments).
 
@@ -852,7 +868,7 @@ def sweep(
         game, params=params, games=games, players=players, seed=seed, board=board,
         rotate_seats=rotate_seats, player_file=player_file, out=out, resume=resume,
         keep_games=keep_games, max_points=max_points, threads=threads, scheduler=scheduler,
-        chunk=chunk, config=config, report=report, png=png,
+        chunk=chunk, config=config, report=report, png=png, device=device,
     )
     return finish(p, progress=progress)
 

@@ -67,6 +67,9 @@ def sweep(
         str | None, typer.Option("--scheduler", help="Dask scheduler address tcp://HOST:PORT (optional extra).")
     ] = None,
     chunk: Annotated[int | None, typer.Option("--chunk", hidden=True, help="Games per task.")] = None,
+    device: Annotated[
+        str | None, typer.Option("--device", help="cpu (default), or gpu: a CUDA GPU (Carnage; the same numbers).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a grid of rule variants (same seeds at every point) and store the counts; see docs/sweeps.md."""
@@ -93,6 +96,7 @@ def sweep(
         report=report,
         png=png,
         command=command_line() if "sweep" in sys.argv[1:] else None,
+        device=device,
     )
     if as_json and dry_run:
         print_json({"dry_run": True, **the_plan.to_dict()})

@@ -140,6 +140,59 @@ def test_balance_run_device_gpu_gives_the_cpu_numbers():
     assert g == c
 
 
+def test_sweep_device_gpu_stores_the_cpu_points_and_resumes_across_devices(tmp_path):
+    import balance
+
+    common = [
+        "sweep",
+        "carnage",
+        "--param",
+        "car_cost=8,12",
+        "--param",
+        "spawn_on_drop=2,5",
+        "--games",
+        "40",
+    ]
+    cpu = _balance(*common, "--out", str(tmp_path / "cpu"), simulator=False)
+    gpu = _balance(
+        *common, "--device", "gpu", "--out", str(tmp_path / "gpu"), simulator=True
+    )
+    assert cpu.returncode == 0 and gpu.returncode == 0, cpu.stderr + gpu.stderr
+    assert "on the GPU" in gpu.stdout
+    frame_cpu, frame_gpu = (
+        balance.load(tmp_path / "cpu"),
+        balance.load(tmp_path / "gpu"),
+    )
+    assert frame_cpu.height > 0 and frame_gpu.equals(frame_cpu)
+    manifest = json.loads((tmp_path / "gpu" / "manifest.json").read_text())
+    assert [s["device"] for s in manifest["sessions"]] == ["gpu"]
+    # A CPU sweep that lost two points (as if stopped before them) is finished
+    # on the GPU: the device is not part of a sweep's identity.
+    from balance.store import POINTS_DIR
+
+    points = sorted((tmp_path / "cpu" / POINTS_DIR).iterdir())
+    assert len(points) == 4
+    for lost in points[2:]:
+        lost.unlink()
+    again = _balance(
+        *common,
+        "--device",
+        "gpu",
+        "--out",
+        str(tmp_path / "cpu"),
+        "--resume",
+        simulator=True,
+    )
+    assert again.returncode == 0, again.stderr
+    assert "2 of 4 points already done" in again.stdout
+    assert balance.load(tmp_path / "cpu").equals(frame_cpu)
+    sessions = json.loads((tmp_path / "cpu" / "manifest.json").read_text())["sessions"]
+    assert [(s["device"], s["points_played"]) for s in sessions] == [
+        ("cpu", 4),
+        ("gpu", 2),
+    ]
+
+
 def _no_gpu() -> bool:
     proc = _python(
         "from numba import cuda; print(cuda.is_available())", simulator=False

@@ -959,9 +959,16 @@ def check(
 
 
 # --------------------------------------------------------------------------- rendering
+def _pct_digits(x: float) -> int:
+    """Decimals for a proportion in percent: one, or enough to tell a rare event
+    (0.038%) from none at all."""
+    x = abs(x)
+    return 1 if x >= 0.01 or x == 0 else (2 if x >= 0.001 else 3)
+
+
 def _fmt_value(kind: str, x: float) -> str:
     if kind == "proportion":
-        return f"{100 * x:.1f}%"
+        return f"{100 * x:.{_pct_digits(x)}f}%"
     if kind == "quantile":
         return f"{x:g}"
     return f"{x:.2f}"
@@ -970,7 +977,7 @@ def _fmt_value(kind: str, x: float) -> str:
 def _fmt_diff(kind: str, x: float, sign: bool = True) -> str:
     s = "+" if sign else ""
     if kind == "proportion":
-        return f"{100 * x:{s}.1f}"
+        return f"{100 * x:{s}.{_pct_digits(x)}f}"
     if kind == "quantile":
         return f"{x:{s}g}"
     return f"{x:{s}.2f}"

@@ -453,3 +453,16 @@ def test_acceptance_carnage_car_cost_moves_the_first_seat(tmp_path, monkeypatch)
         seat0.sentence()
     )
     assert "REGRESSION: seat_win_rate[0] moved from" in report.to_text()
+
+
+def test_proportions_show_enough_decimals_for_rare_events():
+    from balance.check import _fmt_diff, _fmt_value
+
+    # 377 gridlocks in 1,000,000 games must not read as none at all.
+    assert _fmt_value("proportion", 377 / 1_000_000) == "0.038%"
+    assert _fmt_value("proportion", 0.0042) == "0.42%"
+    assert _fmt_value("proportion", 0.583) == "58.3%"
+    assert _fmt_value("proportion", 0.0) == "0.0%"
+    assert _fmt_diff("proportion", 0.0031) == "+0.31"
+    assert _fmt_diff("proportion", -0.051) == "-5.1"
+    assert _fmt_diff("proportion", 0.00012, sign=False) == "0.012"

@@ -167,6 +167,17 @@ class Outcomes:
     def __len__(self) -> int:
         return int(self.winner.shape[0])
 
+    @classmethod
+    def empty(cls, n_games: int, n_seats: int) -> Outcomes:
+        """Uninitialised arrays for ``n_games`` games of ``n_seats`` seats, in the
+        dtypes above, for a kernel to fill."""
+        return cls(
+            winner=np.empty(n_games, np.int8),
+            end_reason=np.empty(n_games, np.int8),
+            turns=np.empty(n_games, np.int32),
+            score=np.empty((n_games, n_seats), np.int32),
+        )
+
 
 class GameSpec:
     """Base class of a game's specification.  Subclasses fill the class attributes

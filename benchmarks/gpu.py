@@ -42,15 +42,6 @@ CPU_GAMES = 1_000_000
 SHAPES = ((64, 1), (128, 1), (256, 1), (128, 4))  # (threads per block, waves)
 
 
-def _outputs(n: int, n_seats: int) -> tuple[np.ndarray, ...]:
-    return (
-        np.empty(n, np.int8),
-        np.empty(n, np.int8),
-        np.empty(n, np.int32),
-        np.empty((n, n_seats), np.int32),
-    )
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=".", help="folder for the JSON and Markdown")
@@ -74,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     import numba
     from numba import cuda
 
+    from balance.game import Outcomes
     from balance.runner import seatings_for
     from sims.carnage import SPEC
     from sims.carnage import gpu as carnage_gpu
@@ -128,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         params, strategies, seatings, _, _ = prepared(names, rotate)
         t = time.perf_counter()
         o = SPEC.simulate(params, strategies, seatings, seed, 0, n, board)
-        return time.perf_counter() - t, (o.winner, o.end_reason, o.turns, o.score)
+        return time.perf_counter() - t, o
 
     def gpu_run(
         names: list[str],
@@ -139,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         waves: int = 1,
     ) -> tuple[float, Any]:
         _, _, _, pa, seat_idx = prepared(names, rotate)
-        o = _outputs(n, seat_idx.shape[1])
+        o = Outcomes.empty(n, seat_idx.shape[1])
         cuda.synchronize()
         t = time.perf_counter()
         carnage_gpu.simulate(
@@ -181,13 +173,16 @@ def main(argv: list[str] | None = None) -> int:
     ):
         _, c = cpu_run(names, True, n, 2026)
         _, g = gpu_run(names, True, n, 2026)
-        same = [bool(np.array_equal(a, b)) for a, b in zip(c, g)]
+        same = [
+            bool(np.array_equal(getattr(c, f), getattr(g, f)))
+            for f in ("winner", "end_reason", "turns", "score")
+        ]
         mismatched = int(
             np.sum(
-                (c[0] != g[0])
-                | (c[1] != g[1])
-                | (c[2] != g[2])
-                | np.any(c[3] != g[3], axis=1)
+                (c.winner != g.winner)
+                | (c.end_reason != g.end_reason)
+                | (c.turns != g.turns)
+                | np.any(c.score != g.score, axis=1)
             )
         )
         parity[label] = {

@@ -107,10 +107,7 @@ class BahamaSpec(GameSpec):
         policy, seats, board = self._prepare(params, players, seatings, board)
         n_seats = seats.shape[1]
         rules = kernel.rules_array(dict(params), n_seats)
-        winner = np.empty(n_games, np.int8)
-        end_reason = np.empty(n_games, np.int8)
-        turns = np.empty(n_games, np.int32)
-        score = np.empty((n_games, n_seats), np.int32)
+        out = Outcomes.empty(n_games, n_seats)
         if n_games > 0:
             n_workers = kernel.workers_for(n_games)
             args = (
@@ -123,16 +120,16 @@ class BahamaSpec(GameSpec):
                 np.int64(first_game),
                 np.int64(n_games),
                 np.int64(n_workers),
-                winner,
-                end_reason,
-                turns,
-                score,
+                out.winner,
+                out.end_reason,
+                out.turns,
+                out.score,
             )
             if policy is None:
                 kernel._simulate_batch(*args)
             else:
                 kernel._simulate_batch_with(policy, *args)
-        return Outcomes(winner, end_reason, turns, score)
+        return out
 
     def trace(
         self,

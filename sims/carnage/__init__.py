@@ -35,6 +35,13 @@ def _default_board() -> CarnageBoard:
     return load_board(None)
 
 
+def _game_count(n_games: int) -> int:
+    n = int(n_games)
+    if n < 0:
+        raise UserError(f"number of games must be at least 0, not {n}")
+    return n
+
+
 _DISPATCH: dict[tuple[int, ...], tuple[tuple[Any, ...], Any]] = {}
 
 
@@ -149,16 +156,8 @@ class CarnageSpec(GameSpec):
         policy, board, pa, seat_idx, hq = self._prepare(
             params, players, seatings, board
         )
-        n = int(n_games)
-        if n < 0:
-            raise UserError(f"number of games must be at least 0, not {n}")
-        n_seats = seat_idx.shape[1]
-        out = Outcomes(
-            winner=np.empty(n, np.int8),
-            end_reason=np.empty(n, np.int8),
-            turns=np.empty(n, np.int32),
-            score=np.empty((n, n_seats), np.int32),
-        )
+        n = _game_count(n_games)
+        out = Outcomes.empty(n, seat_idx.shape[1])
         kernels(policy).simulate_batch(
             board.neighbours,
             board.n_neighbours,
@@ -192,24 +191,9 @@ class CarnageSpec(GameSpec):
 
         policy, board, pa, seat_idx, _ = self._prepare(params, players, seatings, board)
         gpu.check_players(policy)
-        n = int(n_games)
-        if n < 0:
-            raise UserError(f"number of games must be at least 0, not {n}")
-        out = Outcomes(
-            winner=np.empty(n, np.int8),
-            end_reason=np.empty(n, np.int8),
-            turns=np.empty(n, np.int32),
-            score=np.empty((n, seat_idx.shape[1]), np.int32),
-        )
-        gpu.simulate(
-            board,
-            pa,
-            seat_idx,
-            seed,
-            first_game,
-            n,
-            (out.winner, out.end_reason, out.turns, out.score),
-        )
+        n = _game_count(n_games)
+        out = Outcomes.empty(n, seat_idx.shape[1])
+        gpu.simulate(board, pa, seat_idx, seed, first_game, n, out)
         return out
 
     def trace(

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from balance.errors import UserError
+from balance.game import Outcomes
 
 _KERNELS: dict[int, Any] = {}  # state size -> compiled batch kernel
 
@@ -99,12 +100,12 @@ def simulate(
     seed: int,
     first_game: int,
     n_games: int,
-    out: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    out: Outcomes,
     waves: int = 1,
     threads: int = 128,
 ) -> None:
     """Games first_game .. first_game + n_games - 1 on the GPU into ``out``
-    (winner, end_reason, turns, score: host arrays, as CarnageSpec.simulate's).
+    (host arrays, as CarnageSpec.simulate's).
 
     ``seatings`` are built-in player indices; ``params`` the int64 rule array.
     """
@@ -120,7 +121,8 @@ def simulate(
     hq = np.ascontiguousarray(board.hq_streets[:n_seats])
     blocks, threads = launch_shape(cuda, n_games, waves, threads)
     to = cuda.to_device
-    dev_out = [cuda.device_array(a.shape, a.dtype) for a in out]
+    host = (out.winner, out.end_reason, out.turns, out.score)
+    dev_out = [cuda.device_array(a.shape, a.dtype) for a in host]
     kern[blocks, threads](
         to(board.neighbours),
         to(board.n_neighbours),
@@ -134,8 +136,8 @@ def simulate(
         np.int64(n_games),
         *dev_out,
     )
-    for host, dev in zip(out, dev_out):
-        dev.copy_to_host(host)
+    for array, dev in zip(host, dev_out):
+        dev.copy_to_host(array)
 
 
 def check_players(policy: Any) -> None:

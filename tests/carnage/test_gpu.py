@@ -59,30 +59,26 @@ def _env(simulator: bool) -> dict[str, str]:
     return env
 
 
+def _run(argv: list[str], simulator: bool) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-W", "ignore", *argv],
+        cwd=ROOT,
+        env=_env(simulator),
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
 def _python(
     code: str, *args: str, simulator: bool = True
 ) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-W", "ignore", "-c", code, *args],
-        cwd=ROOT,
-        env=_env(simulator),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return _run(["-c", code, *args], simulator)
 
 
 def _balance(*args: str, simulator: bool) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-W", "ignore", "-m", "balance", *args],
-        cwd=ROOT,
-        env=_env(simulator),
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    return _run(["-m", "balance", *args], simulator)
 
 
 def test_gpu_kernel_plays_the_cpu_kernels_games():

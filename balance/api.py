@@ -75,7 +75,12 @@ def check_device(device: str) -> str:
 def check_gpu_run(spec: Any, scheduler: str | None, player_file: str | None) -> None:
     """Everything ``--device gpu`` needs, checked before any game is played."""
     if not spec.has_gpu:
-        raise spec.no_gpu_error()
+        from balance.registry import game_names, get_game
+
+        with_gpu = [n for n in game_names() if get_game(n).has_gpu]
+        raise UserError(
+            f"--device gpu: {spec.name} has no GPU kernel; games with one: {', '.join(with_gpu) or 'none'}"
+        )
     if scheduler or os.environ.get("BALANCE_SCHEDULER"):
         raise UserError("--device gpu runs on this machine; drop --scheduler (and BALANCE_SCHEDULER)")
     if player_file:
@@ -148,9 +153,9 @@ def prepare(
     values = spec.resolve_params(params)
     names = parse_players(players, spec)
     if board is not None:
-        spec.load_board(board)  # refuse a bad board now, with its reason
+        spec.board_for(board)  # refuse a bad board now, with its reason
     strategies, seat_index = resolve_players(spec, names, player_file)
-    return spec, values, names, [s.name for s in strategies], seat_index
+    return spec, values, names, [s.label for s in strategies], seat_index
 
 
 def run(
@@ -221,7 +226,7 @@ def run(
         board=board,
         aggregate=merged[0],
         elapsed_s=elapsed,
-        end_reasons=list(spec.end_reasons),
+        end_reasons=spec.end_reason_names,
         score_name=spec.score_name,
         extra=extra,
         device=device,
@@ -250,7 +255,7 @@ def trace(
 
     spec = get_game(game or default_game())
     values = spec.resolve_params(params)
-    board_data = spec.load_board(board)
+    board_data = spec.board_for(board)
     # The PlayerInfo objects themselves (a player file is loaded once).
     strategies, seat_index = resolve_players(spec, parse_players(players, spec), player_file)
     seatings = np.asarray([seat_index], dtype=np.int64)

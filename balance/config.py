@@ -317,10 +317,10 @@ def parse_targets(table: Mapping[str, Any], spec: Any, where: str) -> dict[str, 
                     f"{where}: [targets] end_reason: expected end_reason.NAME = [low, high]"
                 )
             for reason, band in value.items():
-                if reason not in spec.end_reasons:
+                if reason not in spec.end_reason_names:
                     raise UserError(
                         f"{where}: [targets] end_reason.{reason}: unknown end reason of {spec.name}; "
-                        f"allowed: {', '.join(spec.end_reasons)}"
+                        f"allowed: {', '.join(spec.end_reason_names)}"
                     )
                 out[f"{END_REASON}.{reason}"] = _band(
                     band, where, f"end_reason.{reason}", proportion=True
@@ -404,10 +404,10 @@ def parse_check(table: Mapping[str, Any], spec: Any, where: str) -> CheckSetting
                 if reason == "*":  # the all-reasons value, as recorded in a baseline
                     out.tolerance[END_REASON] = _tolerance(v, where, END_REASON)
                     continue
-                if reason not in spec.end_reasons:
+                if reason not in spec.end_reason_names:
                     raise UserError(
                         f"{where}: [check.tolerance] end_reason.{reason}: unknown end reason of {spec.name}; "
-                        f"allowed: {', '.join(spec.end_reasons)}"
+                        f"allowed: {', '.join(spec.end_reason_names)}"
                     )
                 out.tolerance[f"{END_REASON}.{reason}"] = _tolerance(
                     v, where, f"end_reason.{reason}"
@@ -567,7 +567,7 @@ def render_init(game: str) -> str:
                 for p in spec.params
             ]
         )
-    reasons = list(spec.end_reasons)
+    reasons = spec.end_reason_names
     out += [
         "",
         "[targets]",

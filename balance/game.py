@@ -1,41 +1,79 @@
-"""The small interface between the toolkit and a game.
+"""The contract between the toolkit and a game: the reference for writing one.
 
-A game package (``sims/<game>/``) exposes one :class:`GameSpec` and registers it
-under the ``balance.games`` entry-point group.  The toolkit only ever talks to
-games through this interface, so it never names a game.
+A game is a package ``sims/<game>/`` (or any installed package) with the same
+few files, each doing the same job in every game::
 
-Contracts (docs/architecture.md):
+    __init__.py     SPEC, the game's GameSpec (this module) and nothing else
+    params.py       PARAMS: one Param per rule parameter; the kernel's P_* indices
+    board.py        load_board(path) / board_json(board) when the game has a
+                    board, map, sheet or decks as data (boards/default.toml)
+    state.py        the state layout (balance.state.Layout regions of one int64
+                    array), the image built from params and board (encode), and
+                    the rule helpers players may call; imports nothing of the game
+                    but params
+    players.py      the heuristic players: compiled functions with the one player
+                    signature below, PLAYERS (their PlayerInfo) and ``heuristics``,
+                    the switch over them; imports state.py, never kernel.py
+    kernel.py       the rules: advance, apply, candidates, determinize, evaluate,
+                    then KERNEL = balance.engine.compile_kernel(__name__, ...)
+    events.py       decode(ctx): the trace rows as the game's event dicts
+    gpu.py          (optional) the CUDA build of the same rules
+    RULES.md        the rulebook's rules and every reading we made
 
-* **Parameters** are declared once per game as :class:`Param` objects; the
-  toolkit validates every value in Python before any kernel runs.
-* **Players** are compiled functions with one signature per game, each with a
-  :class:`PlayerInfo` (name and one-line description).
-* **Outcomes** of a batch of games are four arrays, the same for every game:
-  ``winner`` (seat or -1), ``end_reason`` (index into ``end_reasons``),
-  ``turns`` and a per-seat ``score``.
-* **Seatings**: ``simulate`` receives an ``int`` array ``seatings[P, n_seats]``
-  of player indices; game ``g`` is played with seating ``seatings[g % P]``.
-  Without seat rotation ``P == 1``.
-* **Randomness**: game ``g`` under master seed ``S`` draws from its own stream
-  seeded from ``(S, g)`` only (:mod:`balance.rng`).
+and one entry point: ``[project.entry-points."balance.games"] NAME =
+"package:SPEC"``.  ``docs/adding-a-game.md`` walks through it file by file.
+
+What the contract fixes:
+
+* **Parameters** are declared once (:class:`Param`) and validated here, in
+  Python, before any kernel runs: a kernel never sees an invalid value.
+* **Players** are compiled functions with one signature for every game::
+
+      @njit
+      def player(kind, seat, subject, st) -> int
+
+  asked by the engine whenever the game's ``advance`` leaves a decision
+  pending: ``kind`` is the game's decision kind, ``subject`` what it is about
+  (a car, a card, ...), ``st`` the state (read through the game's state.py).
+  Each has a :class:`PlayerInfo` (name, meaning, stochastic or not, its own
+  parameters).  ``mc``, the search player, is added to every game's heuristics
+  by the toolkit.
+* **Outcomes** of a batch are four arrays, the same for every game
+  (:class:`Outcomes`); each end reason is an :class:`EndReason` that says
+  whether it is a simulation's cap rather than an end of the rulebook.
+* **Seatings**: ``simulate`` receives ``seatings[P, n_seats]`` (indices into
+  the list of seated players); game ``g`` is played with ``seatings[g % P]``.
+* **Randomness**: game ``g`` under master seed ``S`` draws from its own
+  stream seeded from ``(S, g)`` only (:mod:`balance.rng`).
+
+The shared work (seat and player validation, user players, outcome arrays,
+worker count, the CPU/GPU switch, traces, hand-built positions) is done once,
+here, by :class:`GameSpec`.
 """
 
 from __future__ import annotations
 
+import importlib
 import math
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable
 
 import numpy as np
 
 from balance.errors import UserError
 
 PARAM_KINDS = ("int", "float", "bool", "choice")
+MAX_SEATS = 6  # balance.state.MAX_SEATS (not imported: numba stays unloaded for listings)
+MAX_PLAYER_PARAMS = 16  # balance.state.MAX_PLAYER_PARAMS
+MC_PARAMS = 8  # balance.state.MC_PARAMS: where mc's own values start
 
 
 @dataclass(frozen=True)
 class Param:
-    """One rule parameter: its type, default, allowed range, meaning and source.
+    """One parameter (of the rules, or of a player): its type, default, allowed
+    range, meaning and source.
 
     ``source`` quotes the rulebook line it comes from, or starts with
     ``"reading: "`` and says why we chose it where the rulebook is silent.
@@ -71,21 +109,18 @@ class Param:
     def parse(self, text: str) -> Any:
         """Parse a command-line value (``"12"``, ``"0.5"``, ``"true"``) and validate it."""
         raw = text.strip()
+        bad = UserError(f"parameter {self.name}={text!s}: expected {self.allowed}")
         value: Any
         if self.kind == "int":
             try:
                 value = int(raw)
             except ValueError:
-                raise UserError(
-                    f"parameter {self.name}={text!s}: expected {self.allowed}"
-                ) from None
+                raise bad from None
         elif self.kind == "float":
             try:
                 value = float(raw)
             except ValueError:
-                raise UserError(
-                    f"parameter {self.name}={text!s}: expected {self.allowed}"
-                ) from None
+                raise bad from None
         elif self.kind == "bool":
             low = raw.lower()
             if low in ("true", "1", "yes", "on"):
@@ -93,7 +128,7 @@ class Param:
             elif low in ("false", "0", "no", "off"):
                 value = False
             else:
-                raise UserError(f"parameter {self.name}={text!s}: expected {self.allowed}")
+                raise bad
         else:
             value = raw
         return self.validate(value)
@@ -122,11 +157,24 @@ class Param:
             if value not in self.choices:
                 raise UserError(bad)
             return value
-        if (self.low is not None and value < self.low) or (
-            self.high is not None and value > self.high
-        ):
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
             raise UserError(bad)
         return value
+
+    def coerce(self, value: Any) -> Any:
+        """A value from the command line (text) or from Python, validated."""
+        if isinstance(value, str) and self.kind != "choice":
+            return self.parse(value)
+        return self.validate(value)
+
+    def encode(self, value: Any) -> int:
+        """The value as one ``int64`` kernel slot: a bool as 0/1, a choice as its
+        index, a float as its bits (``balance.state.player_param_float``)."""
+        if self.kind == "choice":
+            return self.choices.index(value)
+        if self.kind == "float":
+            return int(np.float64(value).view(np.int64))
+        return int(value)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -142,17 +190,130 @@ class Param:
         }
 
 
+def find_param(params: Sequence[Param], name: str, what: str) -> Param:
+    """The parameter called ``name``, or a UserError listing the allowed ones."""
+    for p in params:
+        if p.name == name:
+            return p
+    allowed = ", ".join(p.name for p in params) or "none"
+    raise UserError(f"unknown parameter {name!r} for {what}; allowed: {allowed}")
+
+
+@dataclass(frozen=True)
+class EndReason:
+    """How a game can end.  ``is_cap``: a cut made by the simulation (a turn
+    cap), not an end the rulebook gives; reports treat such games apart."""
+
+    name: str
+    meaning: str
+    is_cap: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "meaning": self.meaning, "is_cap": self.is_cap}
+
+
 @dataclass(frozen=True)
 class PlayerInfo:
-    """A player (strategy): a compiled function with the game's player signature."""
+    """A player (strategy): a compiled function with the player signature
+    ``(kind, seat, subject, st) -> int``, what it does in one line, whether it
+    draws random numbers, and its own parameters (read in the kernel with
+    ``balance.state.player_param(st, seat, k)``, ``k`` its declaration index)."""
 
     name: str
     description: str
-    func: Callable[..., Any] = field(repr=False, compare=False)
+    func: Callable[..., Any] | None = field(default=None, repr=False, compare=False)
     builtin: bool = True
+    stochastic: bool = False
+    params: tuple[Param, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.params) > MAX_PLAYER_PARAMS:
+            raise ValueError(f"player {self.name}: at most {MAX_PLAYER_PARAMS} parameters")
+
+    def param(self, name: str) -> Param:
+        return find_param(self.params, name, f"player {self.name}")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "builtin": self.builtin}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "builtin": self.builtin,
+            "stochastic": self.stochastic,
+            "params": [p.to_dict() for p in self.params],
+        }
+
+
+@dataclass(frozen=True)
+class Player:
+    """A seated player: a :class:`PlayerInfo` and its parameter values (the
+    ones that differ from the defaults, in declaration order)."""
+
+    info: PlayerInfo
+    values: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, info: PlayerInfo, values: Mapping[str, Any] | None = None) -> "Player":
+        given = dict(values or {})
+        for key in given:
+            info.param(key)  # a UserError naming the allowed ones
+        kept = []
+        for p in info.params:
+            if p.name in given:
+                value = p.coerce(given[p.name])
+                if value != p.default:
+                    kept.append((p.name, value))
+        return cls(info, tuple(kept))
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    def builtin(self) -> bool:
+        return self.info.builtin
+
+    @property
+    def label(self) -> str:
+        """``greedy`` or ``greedy:reserve=3;side_step=false``: how a user writes it."""
+        if not self.values:
+            return self.info.name
+        return self.info.name + ":" + ";".join(f"{k}={_text(v)}" for k, v in self.values)
+
+    def value(self, key: str) -> Any:
+        for k, v in self.values:
+            if k == key:
+                return v
+        return self.info.param(key).default
+
+    def settings(self) -> dict[str, Any]:
+        """Every parameter's value, defaults included."""
+        return {p.name: self.value(p.name) for p in self.info.params}
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def split_player_text(text: str) -> tuple[str, dict[str, str]]:
+    """``"greedy:reserve=3;side_step=false"`` -> ``("greedy", {"reserve": "3", ...})``."""
+    name, _, rest = text.strip().partition(":")
+    name = name.strip()
+    values: dict[str, str] = {}
+    if not name:
+        raise UserError(f"player {text!r}: expected NAME or NAME:KEY=VALUE;KEY=VALUE")
+    if rest.strip():
+        for item in rest.split(";"):
+            key, eq, value = item.partition("=")
+            if not eq or not key.strip() or not value.strip():
+                raise UserError(f"player {text!r}: expected NAME:KEY=VALUE;KEY=VALUE, not {item!r}")
+            if key.strip() in values:
+                raise UserError(f"player {text!r}: {key.strip()} given twice")
+            values[key.strip()] = value.strip()
+    elif _:
+        raise UserError(f"player {text!r}: expected NAME:KEY=VALUE after the colon")
+    return name, values
 
 
 @dataclass
@@ -179,10 +340,61 @@ class Outcomes:
         )
 
 
+@dataclass
+class TraceContext:
+    """What a game's ``decode_trace`` gets: the inputs of one traced game, its
+    final state and its trace rows (``rows[i]`` = kind, turn, six values)."""
+
+    spec: "GameSpec"
+    params: dict[str, Any]
+    board: Any
+    players: list[str]  # label of the player in each seat
+    seed: int
+    game: int
+    st: np.ndarray
+    rows: np.ndarray
+
+    @property
+    def n_seats(self) -> int:
+        return len(self.players)
+
+    def setup(self, **fields: Any) -> dict[str, Any]:
+        """The ``setup`` event: the common fields, then the game's own."""
+        return {
+            "type": "setup",
+            "game": self.spec.name,
+            "seed": int(self.seed),
+            "game_index": int(self.game),
+            "params": {p.name: self.params[p.name] for p in self.spec.params},
+            "players": list(self.players),
+            **fields,
+        }
+
+
+@dataclass
+class Job:
+    """Everything a kernel call needs, validated and encoded (GameSpec._job)."""
+
+    kernel: Any
+    image: np.ndarray
+    seat_index: np.ndarray  # int64[P, n_seats]: index of each seat's player in kernel.decide
+    player_params: np.ndarray  # int64[P, n_seats, MAX_PLAYER_PARAMS]
+    search: bool  # a search player is seated: states carry its workspace
+    labels: np.ndarray  # object[P, n_seats]: each seat's player label
+    board: Any
+    builtin_only: bool
+
+
 class GameSpec:
-    """Base class of a game's specification.  Subclasses fill the class attributes
-    and implement :meth:`load_board`, :meth:`board_json`, :meth:`simulate` and
-    :meth:`trace`.
+    """A game's specification.  Subclasses set the class attributes and implement
+    :meth:`encode`, :meth:`max_events` and :meth:`decode_trace`; a game with a
+    board overrides :meth:`load_board` and :meth:`board_json`.  Everything else
+    (simulate, trace, positions, user players) is done here, the same for every
+    game.
+
+    The compiled parts are found by the package's file names: ``<package>.kernel``
+    (``KERNEL``), ``<package>.players`` (``PLAYERS``), ``<package>.gpu``
+    (``simulate``, when ``has_gpu``).
     """
 
     name: str = ""
@@ -190,20 +402,56 @@ class GameSpec:
     rulebook: str = ""  # where the rules come from
     summary: str = ""  # one line: what the game is
     params: tuple[Param, ...] = ()
-    players: tuple[PlayerInfo, ...] = ()
-    end_reasons: tuple[str, ...] = ()
+    end_reasons: tuple[EndReason, ...] = ()
     score_name: str = "score"  # what the per-seat score counts (e.g. "delivered")
     min_players: int = 2
     max_players: int = 4
     default_players: tuple[str, ...] = ()
+    # The search player's defaults: playouts per decision, the heuristic that plays
+    # them, and turns per playout (0: to the end).
+    mc_rollouts: int = 64
+    mc_rollout_policy: str = ""
+    mc_horizon: int = 0
+    has_gpu: bool = False
+
+    def __init__(self) -> None:
+        self._boards: dict[Any, Any] = {}
+        self._images: dict[Any, np.ndarray] = {}
+        self._user_kernels: dict[tuple[int, ...], tuple[Any, Any]] = {}
+        if self.max_players > MAX_SEATS:
+            raise ValueError(f"{self.name}: at most {MAX_SEATS} seats")
+
+    # ----- what a game implements --------------------------------------------
+    def encode(self, params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
+        """The state image (``balance.state``): header sizes, rules, board tables."""
+        raise NotImplementedError
+
+    def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
+        """Most trace rows one game can write (sizes the trace region)."""
+        raise NotImplementedError
+
+    def decode_trace(self, ctx: TraceContext) -> list[dict[str, Any]]:
+        """The trace of one game: ``setup``, the events, ``end``."""
+        raise NotImplementedError
+
+    def load_board(self, path: str | None = None) -> Any:
+        """The default board (``path=None``) or the user's board file; UserError if
+        bad.  A game without board data has none."""
+        return None
+
+    def board_json(self, board: Any) -> dict[str, Any]:
+        """The board as data (``balance board GAME --json``)."""
+        return {}
+
+    def check_params(self, values: Mapping[str, Any]) -> None:
+        """Cross-parameter checks (override to refuse inconsistent combinations)."""
+
+    def check_seating(self, n_seats: int, board: Any) -> None:
+        """Refuse a seat count the board cannot hold (UserError)."""
 
     # ----- parameters ---------------------------------------------------------
     def param(self, name: str) -> Param:
-        for p in self.params:
-            if p.name == name:
-                return p
-        allowed = ", ".join(p.name for p in self.params)
-        raise UserError(f"unknown parameter {name!r} for {self.name}; allowed: {allowed}")
+        return find_param(self.params, name, self.name)
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -212,88 +460,378 @@ class GameSpec:
         """Every rule parameter's value: defaults updated by validated ``overrides``."""
         values = self.defaults()
         for key, value in (overrides or {}).items():
-            p = self.param(key)
-            values[key] = p.parse(value) if isinstance(value, str) and p.kind != "choice" else p.validate(value)
+            values[key] = self.param(key).coerce(value)
         self.check_params(values)
         return values
 
-    def check_params(self, values: Mapping[str, Any]) -> None:
-        """Cross-parameter checks (override to refuse inconsistent combinations)."""
+    @property
+    def end_reason_names(self) -> list[str]:
+        return [r.name for r in self.end_reasons]
 
     # ----- players ------------------------------------------------------------
+    @property
+    def package(self) -> str:
+        """The game's package: where the class that a game's ``__init__.py``
+        defines lives (a subclass made elsewhere, to change a rule or a name,
+        keeps its parent's compiled parts)."""
+        for cls in type(self).__mro__:
+            module = sys.modules.get(cls.__module__)
+            if module is not None and hasattr(module, "__path__"):
+                return cls.__module__
+        raise RuntimeError(f"{type(self).__name__}: define a game's GameSpec in its package's __init__.py")
+
+    def _module(self, name: str) -> Any:
+        return importlib.import_module(f"{self.package}.{name}")
+
+    @property
+    def heuristics(self) -> tuple[PlayerInfo, ...]:
+        """The built-in heuristic players, in the order of ``players.heuristics``."""
+        return tuple(self._module("players").PLAYERS)
+
+    @property
+    def players(self) -> tuple[PlayerInfo, ...]:
+        """The built-in players: the heuristics, then the search player ``mc``."""
+        heuristics = self.heuristics
+        kernel = self._module("kernel").KERNEL
+        return (*heuristics, self._search_player(heuristics, kernel.mc_player))
+
+    def _search_player(self, heuristics: Sequence[PlayerInfo], func: Any) -> PlayerInfo:
+        names = tuple(h.name for h in heuristics)
+        policy = self.mc_rollout_policy or names[0]
+        return PlayerInfo(
+            "mc",
+            f"flat Monte Carlo search: {self.mc_rollouts} playouts per decision shared by UCB1, "
+            f"played by {policy} in every seat, the best mean result wins",
+            func,
+            builtin=True,
+            stochastic=True,
+            params=(
+                Param("rollouts", "int", self.mc_rollouts, "playouts per decision (at least one per candidate)",
+                      "reading: a budget; docs/players.md measures it", low=1, high=100_000),
+                Param("rollout_policy", "choice", policy, "the heuristic that plays every seat in a playout",
+                      "reading: the strongest fast heuristic of the game", choices=names),
+                Param("horizon", "int", self.mc_horizon, "turns per playout (0: to the end of the game)",
+                      "reading: 0 scores real game ends", low=0, high=10_000),
+            ),
+        )
+
     def player(self, name: str, extra: Sequence[PlayerInfo] = ()) -> PlayerInfo:
-        for p in (*self.players, *extra):
+        found = [*self.players, *extra]
+        for p in found:
             if p.name == name:
                 return p
-        allowed = ", ".join(p.name for p in (*self.players, *extra))
+        allowed = ", ".join(p.name for p in found)
         raise UserError(f"unknown player {name!r} for {self.name}; allowed: {allowed}")
 
-    # ----- to implement -------------------------------------------------------
-    def load_board(self, path: str | None = None) -> Any:
-        """The default board (``path=None``) or the user's board file; UserError if bad."""
-        raise NotImplementedError
+    def parse_player(self, text: str, extra: Sequence[PlayerInfo] = ()) -> Player:
+        """``"greedy"`` or ``"greedy:reserve=3;side_step=false"`` as a Player."""
+        name, values = split_player_text(text)
+        return Player.of(self.player(name, extra), values)
 
-    def board_json(self, board: Any) -> dict[str, Any]:
-        """``{"nodes": [names], "adjacency": [[...], ...], ...}`` for ``balance board``."""
-        raise NotImplementedError
+    # ----- boards -------------------------------------------------------------
+    def board_for(self, path: str | None = None) -> Any:
+        """``load_board(path)``, loaded once per process and path."""
+        if path not in self._boards:
+            self._boards[path] = self.load_board(path)
+        return self._boards[path]
+
+    # ----- the shared work ----------------------------------------------------
+    def _job(
+        self,
+        params: Mapping[str, Any],
+        players: Sequence[PlayerInfo | Player],
+        seatings: np.ndarray,
+        board: Any,
+    ) -> Job:
+        missing = [p.name for p in self.params if p.name not in params]
+        if missing:
+            raise ValueError(f"params miss {missing}; use {self.name} SPEC.resolve_params")
+        seat_rows = np.asarray(seatings, dtype=np.int64)
+        if seat_rows.ndim == 1:
+            seat_rows = seat_rows[None, :]
+        if seat_rows.ndim != 2 or seat_rows.shape[0] < 1:
+            raise ValueError("seatings must be an int array [P, n_seats]")
+        n_seats = seat_rows.shape[1]
+        if not self.min_players <= n_seats <= self.max_players:
+            raise UserError(
+                f"{n_seats} players for {self.name}; allowed: {self.min_players} to {self.max_players}"
+            )
+        seated = [p if isinstance(p, Player) else Player(p) for p in players]
+        if not seated or seat_rows.min() < 0 or seat_rows.max() >= len(seated):
+            raise ValueError("seatings must index into players")
+        board = self.board_for(None) if board is None else board
+        self.check_seating(n_seats, board)
+
+        heuristics = self.heuristics
+        builtin_names = [h.name for h in heuristics] + ["mc"]
+        builtin_only = all(p.builtin for p in seated)
+        kernel = self._module("kernel").KERNEL
+        index = np.empty(len(seated), np.int64)
+        if builtin_only:
+            for i, p in enumerate(seated):
+                if p.name not in builtin_names:
+                    raise UserError(f"unknown built-in player {p.name!r} for {self.name}")
+                index[i] = builtin_names.index(p.name)
+        else:
+            kernel, user_index = self._user_kernel(kernel, [p for p in seated if not p.builtin])
+            for i, p in enumerate(seated):
+                index[i] = builtin_names.index(p.name) if p.builtin else user_index[p.info.func]
+        values = np.zeros((len(seated), MAX_PLAYER_PARAMS), np.int64)
+        for i, p in enumerate(seated):
+            values[i] = self._player_values(p, heuristics)
+        search = any(p.builtin and p.name == "mc" for p in seated)
+        image = self._image(params, board, n_seats)
+        labels = np.empty(seat_rows.shape, dtype=object)
+        for (r, s), k in np.ndenumerate(seat_rows):
+            labels[r, s] = seated[k].label
+        return Job(
+            kernel=kernel,
+            image=image,
+            seat_index=np.ascontiguousarray(index[seat_rows]),
+            player_params=np.ascontiguousarray(values[seat_rows]),
+            search=search,
+            labels=labels,
+            board=board,
+            builtin_only=builtin_only,
+        )
+
+    def _player_values(self, player: Player, heuristics: Sequence[PlayerInfo]) -> np.ndarray:
+        """A seat's MAX_PLAYER_PARAMS slots: the player's values in declaration
+        order; for mc, its rollout policy's defaults first, its own from MC_PARAMS."""
+        out = np.zeros(MAX_PLAYER_PARAMS, np.int64)
+        if player.builtin and player.name == "mc":
+            policy = next(h for h in heuristics if h.name == player.value("rollout_policy"))
+            for k, p in enumerate(policy.params):
+                out[k] = p.encode(p.default)
+            for k, p in enumerate(player.info.params):
+                out[MC_PARAMS + k] = p.encode(player.value(p.name))
+            return out
+        for k, p in enumerate(player.info.params):
+            out[k] = p.encode(player.value(p.name))
+        return out
+
+    def _image(self, params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
+        key = (tuple(sorted((k, params[k]) for k in params)), id(board), n_seats)
+        image = self._images.get(key)
+        if image is None:
+            if len(self._images) > 64:
+                self._images.clear()
+            image = np.ascontiguousarray(self.encode(params, board, n_seats), dtype=np.int64)
+            image.setflags(write=False)
+            self._images[key] = image
+        return image
+
+    def _user_kernel(self, kernel: Any, users: Sequence[Player]) -> tuple[Any, dict[Any, int]]:
+        """The drivers recompiled with a switch that also calls users' players
+        (after the built-ins: the heuristics, then mc); once per process and set
+        of functions."""
+        funcs: list[Any] = []
+        for p in users:
+            if p.info.func not in funcs:
+                funcs.append(p.info.func)
+        key = tuple(id(f) for f in funcs)
+        if key not in self._user_kernels:
+            from balance.plugins import compile_dispatch
+
+            decide = compile_dispatch(kernel.decide, kernel.mc + 1, funcs)
+            self._user_kernels[key] = (funcs, kernel.with_decide(decide))
+        first = kernel.mc + 1
+        return self._user_kernels[key][1], {f: first + i for i, f in enumerate(funcs)}
 
     def simulate(
         self,
         params: Mapping[str, Any],
-        players: Sequence[PlayerInfo],
+        players: Sequence[PlayerInfo | Player],
         seatings: np.ndarray,
         seed: int,
         first_game: int,
         n_games: int,
         board: Any = None,
+        device: str = "cpu",
     ) -> Outcomes:
-        """Play games ``first_game .. first_game + n_games - 1`` (all cores, prange).
+        """Play games ``first_game .. first_game + n_games - 1`` on every core
+        (``device="gpu"``: on a CUDA GPU, game for game the same outcomes).
 
-        ``players`` is the list of distinct strategies; ``seatings[P, n_seats]``
-        holds indices into it.  ``params`` are already validated.
-        """
-        raise NotImplementedError
+        ``players`` lists the distinct seated players; ``seatings[P, n_seats]``
+        holds indices into it.  ``params`` are already resolved
+        (:meth:`resolve_params`)."""
+        job = self._job(params, players, seatings, board)
+        n = int(n_games)
+        if n < 0:
+            raise UserError(f"number of games must be at least 0, not {n}")
+        out = Outcomes.empty(n, job.seat_index.shape[1])
+        if device == "gpu":
+            self.gpu_simulate(job, seed, first_game, n, out)
+            return out
+        if n == 0:
+            return out
+        import numba
 
-    def simulate_gpu(
-        self,
-        params: Mapping[str, Any],
-        players: Sequence[PlayerInfo],
-        seatings: np.ndarray,
-        seed: int,
-        first_game: int,
-        n_games: int,
-        board: Any = None,
-    ) -> Outcomes:
-        """:meth:`simulate` on a CUDA GPU, game for game the same outcomes
-        (``--device gpu``; only games that have a GPU kernel override it)."""
-        raise self.no_gpu_error()
-
-    @property
-    def has_gpu(self) -> bool:
-        """True when this game overrides :meth:`simulate_gpu`."""
-        return type(self).simulate_gpu is not GameSpec.simulate_gpu
-
-    def no_gpu_error(self) -> UserError:
-        """The user error for ``--device gpu`` on a game without a GPU kernel."""
-        from balance.registry import game_names, get_game
-
-        with_gpu = [n for n in game_names() if get_game(n).has_gpu]
-        return UserError(
-            f"--device gpu: {self.name} has no GPU kernel; games with one: {', '.join(with_gpu) or 'none'}"
+        job.kernel.play_batch(
+            job.image,
+            job.seat_index,
+            job.player_params,
+            np.uint64(int(seed) % 2**64),
+            np.int64(first_game),
+            np.int64(n),
+            np.int64(numba.get_num_threads()),
+            np.bool_(job.search),
+            out.winner,
+            out.end_reason,
+            out.turns,
+            out.score,
         )
+        return out
+
+    def gpu_simulate(self, job: Job, seed: int, first_game: int, n_games: int, out: Outcomes) -> None:
+        """Fill ``out`` on a CUDA GPU (``<package>.gpu.simulate``)."""
+        if not self.has_gpu:
+            raise UserError(f"--device gpu: {self.name} has no GPU kernel")
+        if not job.builtin_only:
+            raise UserError("--device gpu plays the built-in players only; a --player-file runs with --device cpu")
+        self._module("gpu").simulate(self, job, seed, first_game, n_games, out)
 
     def trace(
         self,
         params: Mapping[str, Any],
-        players: Sequence[PlayerInfo],
+        players: Sequence[PlayerInfo | Player],
         seatings: np.ndarray,
         seed: int,
         game: int = 0,
         board: Any = None,
     ) -> list[dict[str, Any]]:
-        """Events of game ``game``, exactly as :meth:`simulate` plays it."""
-        raise NotImplementedError
+        """The events of game ``game``, exactly as :meth:`simulate` plays it."""
+        job = self._job(params, players, seatings, board)
+        row = int(game) % job.seat_index.shape[0]
+        n_seats = job.seat_index.shape[1]
+        rows = int(self.max_events(params, n_seats)) + 1  # the last row is the overflow sink
+        st = job.kernel.play_traced(
+            job.image,
+            np.ascontiguousarray(job.seat_index[row]),
+            np.ascontiguousarray(job.player_params[row]),
+            np.uint64(int(seed) % 2**64),
+            np.int64(game),
+            np.int64(rows),
+            np.bool_(job.search),
+        )
+        return self.decode_trace(self._context(params, job, row, seed, game, st))
 
-    def player_decorator_kind(self) -> str:
-        """The name a user's player file uses to target this game (its name)."""
-        return self.name
+    def _context(self, params: Mapping[str, Any], job: Job, row: int, seed: int, game: int, st: np.ndarray) -> TraceContext:
+        from balance.state import EVENT_WIDTH, EVENTS_AT, EVENT_ROWS, N_EVENTS
+
+        n = int(st[N_EVENTS])
+        if n >= int(st[EVENT_ROWS]):
+            raise RuntimeError(f"{self.name}: trace region too small: {n} rows for {int(st[EVENT_ROWS]) - 1}")
+        at = int(st[EVENTS_AT])
+        rows = st[at : at + n * EVENT_WIDTH].reshape(n, EVENT_WIDTH)
+        return TraceContext(self, dict(params), job.board, list(job.labels[row]), int(seed), int(game), st, rows)
+
+    def position(
+        self,
+        params: Mapping[str, Any] | None,
+        players: Sequence[str | PlayerInfo | Player],
+        *,
+        seed: int = 0,
+        game: int = 0,
+        board: Any = None,
+        script: Sequence[int] = (),
+        record: bool = True,
+    ) -> "Position":
+        """A game set up but not started, for building positions by hand in tests:
+        seat ``i`` plays ``players[i]``; ``script`` forces the first random draws
+        (a d6 as its face minus one, a card as its index)."""
+        values = self.resolve_params(params)
+        seated = [self.parse_player(p) if isinstance(p, str) else p for p in players]
+        return Position(self, values, seated, seed, game, board, script, record)
+
+
+class Position:
+    """A game in progress, stepped from Python over the compiled rules: the
+    engine's state ``st`` (read and written with the game's layout), the
+    pending decision, answers, and the trace so far.  Nothing is duplicated:
+    each step calls the game's own ``advance`` and ``apply``."""
+
+    def __init__(
+        self,
+        spec: GameSpec,
+        params: dict[str, Any],
+        players: Sequence[PlayerInfo | Player],
+        seed: int,
+        game: int,
+        board: Any,
+        script: Sequence[int],
+        record: bool,
+    ) -> None:
+        from balance import engine
+        from balance.state import MAX_SCRIPT, SCRIPT, SCRIPT_LEN
+
+        distinct: list[Player] = []
+        for p in players:
+            seated = p if isinstance(p, Player) else Player(p)
+            if seated not in distinct:
+                distinct.append(seated)
+        seating = np.asarray(
+            [[distinct.index(p if isinstance(p, Player) else Player(p)) for p in players]], np.int64
+        )
+        self.spec = spec
+        self.params = params
+        self.seed = int(seed)
+        self.game = int(game)
+        self.job = spec._job(params, distinct, seating, board)
+        n_seats = seating.shape[1]
+        rows = int(spec.max_events(params, n_seats)) + 1 if record else 0
+        self.st = engine.new_state(self.job.image, np.int64(n_seats), np.int64(rows), np.bool_(self.job.search))
+        engine.reset_game(
+            self.st, self.job.seat_index[0], self.job.player_params[0],
+            np.uint64(self.seed), np.int64(self.game), np.bool_(record),
+        )
+        forced = np.asarray(script, dtype=np.int64)
+        if len(forced) > MAX_SCRIPT:
+            raise ValueError(f"at most {MAX_SCRIPT} forced draws")
+        self.st[SCRIPT : SCRIPT + len(forced)] = forced
+        self.st[SCRIPT_LEN] = len(forced)
+
+    @property
+    def kernel(self) -> Any:
+        return self.job.kernel
+
+    def advance(self) -> tuple[int, int, int] | None:
+        """Run the rules to the next decision: ``(seat, kind, subject)``, or None
+        once the game has ended."""
+        self.kernel.supplied["advance"](self.st)
+        return self.pending
+
+    @property
+    def pending(self) -> tuple[int, int, int] | None:
+        from balance.state import DECIDER, DECISION, END_REASON, SUBJECT
+
+        if self.st[END_REASON] >= 0 or self.st[DECIDER] < 0:
+            return None
+        return int(self.st[DECIDER]), int(self.st[DECISION]), int(self.st[SUBJECT])
+
+    def answer(self, value: int) -> None:
+        """Resolve the pending decision with ``value``."""
+        self.kernel.supplied["apply"](self.st, np.int64(value))
+
+    def decide(self) -> int:
+        """What the seated player would answer to the pending decision."""
+        from balance.state import DECIDER, DECISION, SEATING, SUBJECT
+
+        seat = self.st[DECIDER]
+        return int(
+            self.kernel.decide(self.st[SEATING + seat], self.st[DECISION], seat, self.st[SUBJECT], self.st)
+        )
+
+    def play(self) -> None:
+        """Play on to the end with the seated players."""
+        self.kernel.play_on(self.st)
+
+    @property
+    def ended(self) -> bool:
+        from balance.state import END_REASON
+
+        return bool(self.st[END_REASON] >= 0)
+
+    def events(self) -> list[dict[str, Any]]:
+        """The trace so far (setup first)."""
+        return self.spec.decode_trace(self.spec._context(self.params, self.job, 0, self.seed, self.game, self.st))

@@ -47,14 +47,14 @@ def sources_digest(files: Iterable[Path]) -> str:
     return digest.hexdigest()
 
 
-def drop_stale_cache(tag: str, modules: Sequence[ModuleType], files: Iterable[Path]) -> bool:
-    """Flush the cached functions of ``modules`` unless ``files`` are unchanged
-    since the last call; True when it flushed.
+def drop_stale_cache(tag: str, functions: Sequence[Any], files: Iterable[Path]) -> bool:
+    """Flush the cached ``functions`` unless ``files`` are unchanged since the
+    last call; True when it flushed.
 
     The digest is kept as ``TAG-sources.sha256`` beside the cache.  A read-only
     cache, or ``NUMBA_DISABLE_JIT=1`` (nothing cached), leaves everything as is.
     """
-    functions = cached_functions(modules)
+    functions = [f for f in functions if getattr(getattr(f, "_cache", None), "_cache_path", None) is not None]
     if not functions:
         return False
     try:

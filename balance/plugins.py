@@ -7,11 +7,11 @@ A player file decorates compiled functions with :func:`player`::
 
     @player("carnage", "homebody", "never leaves the HQ's neighbourhood")
     @njit
-    def homebody(kind, seat, car, st):
+    def homebody(kind, seat, subject, st):
         ...
 
-The function must have the game's player signature (see the game's
-``players.py``).  The file is run in a fresh namespace; nothing is installed.
+The function has the one player signature (balance.game) and reads the state
+through the game's ``state.py`` (see the game's ``players.py``).  The file is run in a fresh namespace; nothing is installed.
 """
 
 from __future__ import annotations
@@ -21,18 +21,28 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from balance.errors import UserError
-from balance.game import GameSpec, PlayerInfo
+from balance.game import GameSpec, Param, PlayerInfo
 
 _COLLECTED: list[tuple[str, PlayerInfo]] = []
 
 
-def player(game: str, name: str, description: str) -> Callable[[Any], Any]:
-    """Register the decorated compiled function as a player of ``game``."""
+def player(
+    game: str,
+    name: str,
+    description: str,
+    *,
+    stochastic: bool = False,
+    params: Sequence[Param] = (),
+) -> Callable[[Any], Any]:
+    """Register the decorated compiled function as a player of ``game``
+    (``params``: its own parameters, read in the kernel with
+    ``balance.state.player_param(st, seat, k)``)."""
 
     def register(func: Any) -> Any:
         if not hasattr(func, "py_func"):
             raise TypeError(f"player {name!r}: decorate a numba @njit function (put @player above @njit)")
-        _COLLECTED.append((game, PlayerInfo(name, description, func, builtin=False)))
+        info = PlayerInfo(name, description, func, builtin=False, stochastic=stochastic, params=tuple(params))
+        _COLLECTED.append((game, info))
         return func
 
     return register
@@ -67,22 +77,22 @@ def load_player_file(path: str | Path, spec: GameSpec) -> tuple[PlayerInfo, ...]
     return tuple(found)
 
 
-def compile_dispatch(funcs: Sequence[Any], arg_names: Sequence[str]) -> Any:
-    """A compiled ``policy(index, *args)`` calling ``funcs[index](*args)``.
+def compile_dispatch(builtin: Any, first: int, funcs: Sequence[Any]) -> Any:
+    """A compiled ``decide(player, kind, seat, subject, st)``: the built-in
+    switch ``builtin`` for indices below ``first``, ``funcs[i](kind, seat,
+    subject, st)`` for index ``first + i``.
 
-    Games use it to mix built-in and user players in one kernel.  It is built
-    from source at run time, so it is compiled per process (not cached): only
-    runs with user players pay that cost.
+    Built from source at run time, so it is compiled per process (not cached):
+    only runs with user players pay that cost.
     """
     from numba import njit
 
-    args = ", ".join(arg_names)
-    lines = [f"def policy(index, {args}):"]
+    args = "kind, seat, subject, st"
+    lines = [f"def decide(player, {args}):", f"    if player < {int(first)}:", f"        return builtin(player, {args})"]
     for i in range(len(funcs)):
-        keyword = "if" if i == 0 else "elif"
-        lines.append(f"    {keyword} index == {i}:")
+        lines.append(f"    if player == {int(first) + i}:")
         lines.append(f"        return f{i}({args})")
     lines.append(f"    return f0({args})")
-    namespace: dict[str, Any] = {f"f{i}": f for i, f in enumerate(funcs)}
+    namespace: dict[str, Any] = {"builtin": builtin, **{f"f{i}": f for i, f in enumerate(funcs)}}
     exec("\n".join(lines), namespace)  # noqa: S102 - source built from our own template
-    return njit(namespace["policy"])
+    return njit(namespace["decide"])

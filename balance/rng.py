@@ -20,14 +20,13 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _SEED_SALT = np.uint64(0xD1B54A32D192ED03)
+_SEARCH_SALT = np.uint64(0x8CB92BA72F3D8DD7)
 _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
-_S11 = np.uint64(11)
 _S24 = np.uint64(24)
 _S16 = np.uint64(16)
 _S37 = np.uint64(37)
-_S40 = np.uint64(40)
 _S64_MINUS_24 = np.uint64(64 - 24)
 _S64_MINUS_37 = np.uint64(64 - 37)
 _S32 = np.uint64(32)
@@ -50,6 +49,26 @@ def rng_seed(state, seed, game):
     s0 = splitmix64(s ^ splitmix64(np.uint64(game)))
     s1 = splitmix64(s0 + _GOLDEN)
     if s0 == np.uint64(0) and s1 == np.uint64(0):  # the one forbidden state
+        s1 = _GOLDEN
+    state[0] = s0
+    state[1] = s1
+
+
+@njit(cache=True)
+def rng_seed_search(state, seed, game, search, playout):
+    """Seed ``state`` for playout ``playout`` of the ``search``-th decision a
+    search player made in game ``game`` under master seed ``seed``.
+
+    A stream of its own, derived from the same counters as the game's (so a
+    search is reproducible whatever the thread or chunk), but never the game's
+    true stream: a playout must not see the rolls the real game will make.
+    """
+    s = splitmix64(np.uint64(seed) ^ _SEARCH_SALT)
+    s = splitmix64(s ^ splitmix64(np.uint64(game)))
+    s = splitmix64(s ^ splitmix64(np.uint64(search)))
+    s0 = splitmix64(s ^ splitmix64(np.uint64(playout) + _GOLDEN))
+    s1 = splitmix64(s0 + _GOLDEN)
+    if s0 == np.uint64(0) and s1 == np.uint64(0):
         s1 = _GOLDEN
     state[0] = s0
     state[1] = s1

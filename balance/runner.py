@@ -19,12 +19,11 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 import numpy as np
 
 from balance.errors import UserError
-from balance.game import GameSpec, Outcomes, PlayerInfo
+from balance.game import GameSpec, Outcomes, Player, PlayerInfo
 
 DEFAULT_CHUNK = 1 << 17  # games per task: big enough to amortise the call, small for progress
 GPU_CHUNK = 1 << 22  # games per task on a GPU: one launch that fills every multiprocessor
 DEVICES = ("cpu", "gpu")
-MAX_SEED = 2**63 - 1
 
 
 # --------------------------------------------------------------------------- aggregates
@@ -161,42 +160,43 @@ class Task:
     board: str | None = None
     player_file: str | None = None
     point: int = 0  # index of the sweep point this task belongs to
-    device: str = "cpu"  # "gpu": GameSpec.simulate_gpu (the same outcomes)
+    device: str = "cpu"  # "gpu": on a CUDA GPU (the same outcomes)
 
 
 def resolve_players(
     spec: GameSpec, names: Sequence[str], player_file: str | None
-) -> tuple[list[PlayerInfo], list[int]]:
-    """Distinct strategies (PlayerInfo, in order of first appearance) and, per seat,
-    the index of its strategy."""
-    extra: tuple[PlayerInfo, ...] = ()
-    if player_file:
-        from balance.plugins import load_player_file
-
-        extra = load_player_file(player_file, spec)
+) -> tuple[list[Player], list[int]]:
+    """Distinct seated players (in order of first appearance) and, per seat, the
+    index of its player.  A name may carry parameter values:
+    ``greedy:reserve=3;side_step=false``."""
+    extra = _player_file(spec, player_file)
     if not (spec.min_players <= len(names) <= spec.max_players):
         raise UserError(
             f"{len(names)} players for {spec.name}; allowed: {spec.min_players} to {spec.max_players}"
         )
-    strategies: list[PlayerInfo] = []
+    strategies: list[Player] = []
     seat_index: list[int] = []
     for name in names:
-        info = spec.player(name.strip(), extra)
-        if info.name not in [s.name for s in strategies]:
-            strategies.append(info)
-        seat_index.append([s.name for s in strategies].index(info.name))
+        seated = spec.parse_player(name, extra)
+        if seated not in strategies:
+            strategies.append(seated)
+        seat_index.append(strategies.index(seated))
     return strategies, seat_index
 
 
-_PLAYER_CACHE: dict[tuple[str, str | None], tuple[PlayerInfo, ...]] = {}
-_BOARD_CACHE: dict[tuple[str, str | None], Any] = {}
+_PLAYER_CACHE: dict[tuple[str, str], tuple[PlayerInfo, ...]] = {}
 
 
-def _cached_board(spec: GameSpec, board: str | None) -> Any:
-    key = (spec.name, board)
-    if key not in _BOARD_CACHE:
-        _BOARD_CACHE[key] = spec.load_board(board)
-    return _BOARD_CACHE[key]
+def _player_file(spec: GameSpec, player_file: str | None) -> tuple[PlayerInfo, ...]:
+    """The players a file defines for ``spec``, loaded once per process."""
+    if not player_file:
+        return ()
+    key = (spec.name, player_file)
+    if key not in _PLAYER_CACHE:
+        from balance.plugins import load_player_file
+
+        _PLAYER_CACHE[key] = load_player_file(player_file, spec)
+    return _PLAYER_CACHE[key]
 
 
 def run_task(task: Task) -> Aggregate:
@@ -204,19 +204,13 @@ def run_task(task: Task) -> Aggregate:
     from balance.registry import get_game
 
     spec = get_game(task.game)
-    extra: tuple[PlayerInfo, ...] = ()
-    if task.player_file:
-        key = (spec.name, task.player_file)
-        if key not in _PLAYER_CACHE:
-            from balance.plugins import load_player_file
-
-            _PLAYER_CACHE[key] = load_player_file(task.player_file, spec)
-        extra = _PLAYER_CACHE[key]
-    players = [spec.player(n, extra) for n in task.strategies]
+    extra = _player_file(spec, task.player_file)
+    players = [spec.parse_player(label, extra) for label in task.strategies]
     seatings = np.asarray(task.seatings, dtype=np.int64)
-    board = _cached_board(spec, task.board)
-    simulate = spec.simulate_gpu if task.device == "gpu" else spec.simulate
-    out = simulate(dict(task.params), players, seatings, task.seed, task.first_game, task.n_games, board)
+    board = spec.board_for(task.board)
+    out = spec.simulate(
+        dict(task.params), players, seatings, task.seed, task.first_game, task.n_games, board, device=task.device
+    )
     return Aggregate.from_outcomes(out, seatings, task.first_game, len(players), len(spec.end_reasons))
 
 
@@ -271,9 +265,6 @@ def make_executor(threads: int | None = None, scheduler: str | None = None) -> A
 
         return DaskExecutor(scheduler, threads)
     return LocalExecutor(threads)
-
-
-ProgressFn = Callable[[int], None]
 
 
 def execute(

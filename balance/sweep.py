@@ -679,7 +679,7 @@ def _manifest(p: SweepPlan) -> dict[str, Any]:
         "player_file": p.player_file,
         "player_file_sha256": p.player_file_sha256,
         "keep_games": p.keep_games,
-        "end_reasons": list(p.spec.end_reasons),
+        "end_reasons": p.spec.end_reason_names,
         "score_name": p.spec.score_name,
         "param_info": {prm.name: prm.to_dict() for prm in p.spec.params},
         "identity": p.identity(),
@@ -714,17 +714,20 @@ def _keep_games_results(p: SweepPlan, tasks: Sequence[Any], store: Any) -> Itera
     """Play tasks here, writing each chunk's per-game rows, and yield their aggregates."""
     import numpy as np
 
-    from balance.runner import Aggregate, _cached_board, resolve_players
+    from balance.runner import Aggregate, resolve_players
     from balance.store import game_rows
 
     strategies, _ = resolve_players(p.spec, p.players, p.player_file)
-    board = _cached_board(p.spec, p.board)
+    board = p.spec.board_for(p.board)
     kinds = {a.name: a.kind for a in p.axes}
-    simulate = p.spec.simulate_gpu if p.device == "gpu" else p.spec.simulate
     for task in tasks:
         seatings = np.asarray(task.seatings, dtype=np.int64)
-        out = simulate(dict(task.params), strategies, seatings, task.seed, task.first_game, task.n_games, board)
-        rows = game_rows(out, task.point, task.first_game, seatings.shape[0], p.points[task.point], kinds, p.spec.end_reasons)
+        out = p.spec.simulate(
+            dict(task.params), strategies, seatings, task.seed, task.first_game, task.n_games, board, device=p.device
+        )
+        rows = game_rows(
+            out, task.point, task.first_game, seatings.shape[0], p.points[task.point], kinds, p.spec.end_reason_names
+        )
         store.write_games_chunk(task.point, task.first_game, rows)
         del rows
         yield task, Aggregate.from_outcomes(out, seatings, task.first_game, len(strategies), len(p.spec.end_reasons))
@@ -763,7 +766,7 @@ def _play(
                 progress(agg.games)
             if chunks_left[i] == 0:
                 merged = partial.pop(i)
-                store.write_point(i, aggregate_rows(merged, i, p.points[i], kinds, p.strategies, p.spec.end_reasons))
+                store.write_point(i, aggregate_rows(merged, i, p.points[i], kinds, p.strategies, p.spec.end_reason_names))
                 done += 1
                 if on_point is not None:
                     on_point(done, p.n_points)

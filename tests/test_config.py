@@ -165,7 +165,7 @@ def test_init_unknown_game():
         ),
         (
             "[game]\nname = 'dicerace'\nplayers = ['plain']\n",
-            r"\[game\] players: 1 players; dicerace allows 2 to 4",
+            r"\[game\] players: 1 players; dicerace allows 2 to 6",
         ),
         (
             "[game]\nname = 'dicerace'\nplayers = ['plain', 'bold']\n",

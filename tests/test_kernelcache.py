@@ -32,8 +32,8 @@ import rules
 if sys.argv[1] == "guarded":
     from pathlib import Path
     import consts
-    from balance.kernelcache import drop_stale_cache
-    flushed = drop_stale_cache("toy", [rules], [Path(rules.__file__), Path(consts.__file__)])
+    from balance.kernelcache import cached_functions, drop_stale_cache
+    flushed = drop_stale_cache("toy", cached_functions([rules]), [Path(rules.__file__), Path(consts.__file__)])
 else:
     flushed = None
 print(rules.score(1), flushed)

@@ -1,0 +1,471 @@
+"""The engine every game's kernel runs on: written once, compiled per game.
+
+A game's rules are a state machine on one flat ``int64`` state
+(:mod:`balance.state`).  The game supplies five compiled functions and its
+heuristic players; this module supplies everything that drives them, once for
+every game: playing a game, a batch of games on every core, a traced game, the
+search player ``mc`` and its playouts.
+
+What a game supplies (``compile_kernel``'s keyword arguments)::
+
+    advance(st)                 run the rules from where the game stands until a
+                                player must decide (``balance.state.ask``) or the
+                                game ends (``balance.state.end_game``); the first
+                                call of a game starts from an all-zero dynamic
+                                span and does the setup.  Never called once the
+                                game has ended
+    apply(st, answer)           resolve the pending decision with a player's
+                                answer; an illegal answer becomes the rule's
+                                fallback, so no player can break a rule
+    heuristics(index, kind, seat, subject, st) -> answer
+                                the built-in heuristic players as one switch
+    candidates(st, out) -> n    the answers the search player compares at the
+                                pending decision (at most MAX_CANDIDATES, written
+                                to ``out``); 0 leaves the decision to its rollout
+                                policy (a decision not worth a search)
+    determinize(st, seat)       resample, in a search copy, what ``seat`` cannot
+                                know (deck order, hidden hands) from the copy's
+                                own stream; nothing for a game without secrets
+    evaluate(st, seat) -> value how good a playout's final position is for
+                                ``seat``, 0..VALUE_SCALE (a win is VALUE_SCALE)
+
+The drivers below are plain Python functions, compiled for each game by
+:func:`compile_kernel` with the game's functions bound to the names above.
+Each compiled copy gets the qualified name ``<game module>.<function>``, so
+numba caches it on disk like any module-level kernel and two games never share
+a cache entry; :func:`compile_kernel` also keys the cache on the game's files
+(``balance.kernelcache``), since a copy compiles in the game's code.
+
+One decision, as :func:`play_on` plays it::
+
+    advance(st) -> seat = st[DECIDER] -> answer = decide(st[SEATING + seat],
+    st[DECISION], seat, st[SUBJECT], st) -> apply(st, answer) -> advance ...
+
+``decide`` is the switch over the built-in players (the heuristics, then
+``mc``); a run with players from a user's file recompiles the drivers with a
+switch that also calls them (:meth:`Kernel.with_decide`, not cached).
+
+The search player, at a decision with more than one candidate, plays
+``rollouts`` playouts in a copy of the state (the workspace at SCRATCH_AT):
+each copy is reseeded from a stream of its own (``rng_seed_search``: the
+search never reads the game's true stream), ``determinize``d, the candidate
+applied, then played on by the rollout policy in every seat for ``horizon``
+turns (0: to the end) and scored by ``evaluate``.  Playouts are shared out
+among the candidates by UCB1; the answer with the best mean value wins (ties:
+the first candidate).  The playout never calls ``decide``, so the search cannot
+recurse.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import FunctionType
+from typing import Any, Callable
+
+import numpy as np
+from numba import carray, njit, prange, types
+from numba.core import cgutils
+from numba.core import config as numba_config
+from numba.extending import intrinsic
+
+from balance.parallel import batch_size, claim, new_counter
+from balance.rng import rng_seed, rng_seed_search
+from balance.state import (
+    ARM_VALUE,
+    ARM_VISITS,
+    CANDIDATES,
+    CORE,
+    DECIDER,
+    DECISION,
+    DYNAMIC_AT,
+    DYNAMIC_END,
+    END_REASON,
+    EVENT_ROWS,
+    EVENT_WIDTH,
+    EVENTS_AT,
+    GAME,
+    HEADER_END,
+    MAX_CANDIDATES,
+    MAX_PLAYER_PARAMS,
+    MC_PARAMS,
+    N_SEATS,
+    PLAYER_PARAMS,
+    RECORD,
+    RESET_AT,
+    RNG,
+    SCORE,
+    SCRATCH_AT,
+    SCRIPT_LEN,
+    SEARCHES,
+    SEARCHING,
+    SEAT,
+    SEATING,
+    SEED,
+    SIZE,
+    SUBJECT,
+    TURN,
+    VALUE_SCALE,
+    WINNER,
+)
+
+# The search player's parameters, in slots MC_PARAMS + i of its seat.
+MC_ROLLOUTS = MC_PARAMS + 0
+MC_ROLLOUT_POLICY = MC_PARAMS + 1
+MC_HORIZON = MC_PARAMS + 2
+EXPLORATION = 0.5  # UCB1's constant for values in [0, 1]: a little exploration, most playouts on the best
+NO_LIMIT = np.int64(1) << np.int64(62)
+
+
+# --------------------------------------------------------------------------- helpers
+@intrinsic
+def _address_as_pointer(typingctx, address):
+    """The integer ``address`` as a ``void*`` (for numba.carray)."""
+
+    def codegen(context, builder, signature, args):
+        return builder.inttoptr(args[0], cgutils.voidptr_t)
+
+    return types.voidptr(types.uintp), codegen
+
+
+@njit(cache=True)
+def unmanaged(state):
+    """``state`` seen through an array without a reference count (numba.carray
+    on its address).  Even one array argument leaves a few atomic
+    incref/decref pairs per call that numba cannot prune; on an array without
+    a meminfo they are a null test (measured on Carnage: 73k -> 110k games per
+    second and core).  The caller keeps ``state`` alive while the view is used."""
+    return carray(_address_as_pointer(state.ctypes.data), state.shape[0], np.int64)
+
+
+if numba_config.DISABLE_JIT:  # pure Python (coverage, the speed baseline): no pointers
+
+    def unmanaged(state):
+        return state
+
+
+@njit(cache=True)
+def new_state(image, n_seats, n_event_rows, with_scratch):
+    """A state for ``n_seats`` players from a game's ``image`` (once per block
+    of games): trace rows after the image, then the search workspace."""
+    core = image.shape[0]
+    size = core + n_event_rows * EVENT_WIDTH + (core if with_scratch else 0)
+    st = np.zeros(size, np.int64)
+    st[:core] = image
+    st[SIZE] = size
+    st[N_SEATS] = n_seats
+    st[EVENTS_AT] = core
+    st[EVENT_ROWS] = n_event_rows
+    if with_scratch:
+        at = core + n_event_rows * EVENT_WIDTH
+        st[SCRATCH_AT] = at
+        st[at : at + core] = image
+        st[at + SIZE] = core
+        st[at + N_SEATS] = n_seats
+        st[at + EVENTS_AT] = core
+    return st
+
+
+@njit(cache=True)
+def reset_game(st, seating, player_params, seed, game, record):
+    """The state before setup: game ``game`` under ``seed``, seats as given,
+    an all-zero dynamic span, the game's own stream seeded from (seed, game)."""
+    st[RESET_AT:HEADER_END] = 0
+    st[SEED] = np.int64(seed)
+    st[GAME] = game
+    st[SEAT] = -1
+    st[WINNER] = -1
+    st[END_REASON] = -1
+    st[DECIDER] = -1
+    st[RECORD] = 1 if record else 0
+    for seat in range(st[N_SEATS]):
+        st[SEATING + seat] = seating[seat]
+        for k in range(MAX_PLAYER_PARAMS):
+            st[PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS + k] = player_params[seat, k]
+    st[st[DYNAMIC_AT] : st[DYNAMIC_END]] = 0
+    rng_seed(st[RNG : RNG + 2].view(np.uint64), seed, game)
+
+
+@njit(cache=True)
+def copy_for_search(st, scratch, seat, playout):
+    """``scratch`` becomes the position of ``st`` as ``seat``'s search sees it:
+    the header and dynamic span copied, every seat played by ``seat``'s rollout
+    policy with its parameter values, nothing recorded, and a stream of its
+    own for this playout."""
+    scratch[RESET_AT:HEADER_END] = st[RESET_AT:HEADER_END]
+    lo = st[DYNAMIC_AT]
+    hi = st[DYNAMIC_END]
+    scratch[lo:hi] = st[lo:hi]
+    scratch[RECORD] = 0
+    scratch[SEARCHING] = 1
+    own = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
+    policy = st[own + MC_ROLLOUT_POLICY]
+    for s in range(st[N_SEATS]):
+        scratch[SEATING + s] = policy
+        for k in range(MC_PARAMS):
+            scratch[PLAYER_PARAMS + s * MAX_PLAYER_PARAMS + k] = st[own + k]
+    rng_seed_search(scratch[RNG : RNG + 2].view(np.uint64), st[SEED], st[GAME], st[SEARCHES], playout)
+
+
+@njit(cache=True)
+def ucb_arm(st, n, total):
+    """The candidate UCB1 picks for the next playout (every one has had one)."""
+    best = 0
+    best_score = -1.0
+    log_total = math.log(total)
+    for a in range(n):
+        visits = st[ARM_VISITS + a]
+        score = st[ARM_VALUE + a] / (VALUE_SCALE * visits) + EXPLORATION * math.sqrt(log_total / visits)
+        if score > best_score:
+            best_score = score
+            best = a
+    return best
+
+
+@njit(cache=True)
+def best_arm(st, n):
+    """The candidate with the best mean playout value (ties: the first)."""
+    best = 0
+    for a in range(1, n):
+        # value[a] / visits[a] > value[best] / visits[best], in integers
+        if st[ARM_VALUE + a] * st[ARM_VISITS + best] > st[ARM_VALUE + best] * st[ARM_VISITS + a]:
+            best = a
+    return best
+
+
+# --------------------------------------------------------------------------- the template
+# Plain functions: compile_kernel compiles a copy per game with the game's
+# advance, apply, heuristics, candidates, determinize, evaluate and MC (the
+# index of the search player, after the heuristics) bound.
+
+
+def decide(player, kind, seat, subject, st):
+    """The built-in players as one switch: the heuristics, then mc."""
+    if player == MC:
+        return mc_player(kind, seat, subject, st)
+    return heuristics(player, kind, seat, subject, st)
+
+
+def play_on(st):
+    """Play from whatever ``st`` holds to the game's end, every decision asked
+    of the seat's player."""
+    while st[END_REASON] < 0:
+        advance(st)
+        if st[END_REASON] >= 0:
+            return
+        seat = st[DECIDER]
+        apply(st, decide(st[SEATING + seat], st[DECISION], seat, st[SUBJECT], st))
+
+
+def play_game(state, seating, player_params, seed, game, record):
+    """Game ``game`` under master seed ``seed``, from setup to its end."""
+    st = unmanaged(state)
+    reset_game(st, seating, player_params, seed, game, record)
+    play_on(st)
+
+
+def playout(st, last_turn):
+    """A search playout: every seat decides by its heuristic (never a search),
+    until the game ends or a decision comes after turn ``last_turn``."""
+    while st[END_REASON] < 0:
+        advance(st)
+        if st[END_REASON] >= 0 or st[TURN] > last_turn:
+            return
+        seat = st[DECIDER]
+        apply(st, heuristics(st[SEATING + seat], st[DECISION], seat, st[SUBJECT], st))
+
+
+def mc_player(kind, seat, subject, st):
+    """The search player: flat Monte Carlo with UCB1 over the candidates."""
+    own = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
+    n = candidates(st, st[CANDIDATES : CANDIDATES + MAX_CANDIDATES])
+    if n == 0:
+        return heuristics(st[own + MC_ROLLOUT_POLICY], kind, seat, subject, st)
+    if n == 1:
+        return st[CANDIDATES]
+    rollouts = max(st[own + MC_ROLLOUTS], n)
+    horizon = st[own + MC_HORIZON]
+    last_turn = st[TURN] + horizon if horizon > 0 else NO_LIMIT
+    at = st[SCRATCH_AT]
+    scratch = st[at : at + st[CORE]]
+    for a in range(n):
+        st[ARM_VISITS + a] = 0
+        st[ARM_VALUE + a] = 0
+    for r in range(rollouts):
+        arm = r if r < n else ucb_arm(st, n, r)
+        copy_for_search(st, scratch, seat, r)
+        determinize(scratch, seat)
+        apply(scratch, st[CANDIDATES + arm])
+        playout(scratch, last_turn)  # returns at once if that answer ended the game
+        st[ARM_VISITS + arm] += 1
+        st[ARM_VALUE + arm] += evaluate(scratch, seat)
+    st[SEARCHES] += 1
+    return st[CANDIDATES + best_arm(st, n)]
+
+
+def play_batch(
+    image, seatings, player_params, seed, first_game, n_games, n_workers, with_scratch,
+    winner, end_reason, turns, score,
+):
+    """Games first_game .. first_game + n_games - 1 into the preallocated outputs.
+
+    prange over ``n_workers`` workers (one per thread; the caller passes
+    numba.get_num_threads(): asked inside a kernel, it is a dynamic global that
+    defeats the cache).  Each worker allocates one state, then claims batches of
+    games from a shared counter (balance.parallel) until none are left.  Game g
+    is seeded from (seed, g), seated by seatings[g % P] and written to slot g,
+    so results never depend on which worker played it.
+    """
+    if n_games <= 0:
+        return
+    n_seats = seatings.shape[1]
+    n_seatings = seatings.shape[0]
+    n_workers = max(1, min(n_games, n_workers))
+    batch = batch_size(n_games, n_workers)
+    counter = new_counter()
+    for _ in prange(n_workers):
+        st = new_state(image, n_seats, 0, with_scratch)
+        rows = seatings.copy()  # this worker's own: no shared reference count per game
+        values = player_params.copy()
+        while True:
+            lo = claim(counter, batch)
+            if lo >= n_games:
+                break
+            for i in range(lo, min(lo + batch, n_games)):
+                g = first_game + i
+                p = g % n_seatings
+                play_game(st, rows[p], values[p], seed, g, False)
+                winner[i] = st[WINNER]
+                end_reason[i] = st[END_REASON]
+                turns[i] = st[TURN]
+                for s in range(n_seats):
+                    score[i, s] = st[SCORE + s]
+
+
+def play_traced(image, seating, player_params, seed, game, n_event_rows, with_scratch):
+    """One game with recording on; its final state, trace rows included."""
+    st = new_state(image, seating.shape[0], n_event_rows, with_scratch)
+    play_game(st, seating, player_params, seed, game, True)
+    return st
+
+
+_TEMPLATE = (decide, play_on, play_game, playout, mc_player, play_batch, play_traced)
+_PARALLEL = frozenset({"play_batch"})
+_DECIDING = ("play_on", "play_game", "play_batch", "play_traced")  # what a new decide recompiles
+_SUPPLIED = ("advance", "apply", "heuristics", "candidates", "determinize", "evaluate")
+
+# The files a game's compiled copy of the engine takes code from besides the
+# game's own: a change to any of them must flush the game's cache.
+ENGINE_FILES = tuple(
+    Path(__file__).with_name(name) for name in ("engine.py", "state.py", "rng.py", "parallel.py")
+)
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A game's compiled drivers (numba dispatchers); see the module docstring."""
+
+    module: str
+    n_heuristics: int
+    decide: Any
+    play_on: Any
+    play_game: Any
+    playout: Any
+    mc_player: Any
+    play_batch: Any
+    play_traced: Any
+    supplied: dict[str, Any]
+
+    @property
+    def mc(self) -> int:
+        """The search player's index in ``decide`` (after the heuristics)."""
+        return self.n_heuristics
+
+    def with_decide(self, decide_fn: Any) -> "Kernel":
+        """The drivers recompiled to ask ``decide_fn(player, kind, seat, subject,
+        st)`` (a compiled switch that may call users' players); not cached, so
+        compiled once per process and per switch."""
+        bound = {
+            "decide": decide_fn,
+            "playout": self.playout,
+            "mc_player": self.mc_player,
+        }
+        fresh = _instantiate(self.module, {**self.supplied, "MC": np.int64(self.mc)}, bound, _DECIDING, cache=False)
+        return Kernel(
+            self.module, self.n_heuristics, decide_fn, fresh["play_on"], fresh["play_game"],
+            self.playout, self.mc_player, fresh["play_batch"], fresh["play_traced"], self.supplied,
+        )
+
+    def dispatchers(self) -> list[Any]:
+        return [self.decide, self.play_on, self.play_game, self.playout, self.mc_player, self.play_batch, self.play_traced]
+
+
+def _instantiate(
+    module: str, supplied: dict[str, Any], bound: dict[str, Any], names: tuple[str, ...] | None, cache: bool
+) -> dict[str, Any]:
+    """Compile copies of the template functions ``names`` (all when None) in a
+    scope of this module's globals, the game's ``supplied`` functions and the
+    already compiled ``bound`` ones."""
+    scope = dict(globals())
+    scope.update(supplied)
+    scope.update(bound)
+    made: dict[str, Any] = {}
+    for template in _TEMPLATE:
+        name = template.__name__
+        if names is not None and name not in names:
+            continue
+        clone = FunctionType(template.__code__, scope, name, template.__defaults__, template.__closure__)
+        clone.__qualname__ = f"{module}.{name}"
+        clone.__module__ = module
+        clone.__doc__ = template.__doc__
+        made[name] = njit(cache=cache, parallel=name in _PARALLEL)(clone)
+    scope.update(made)  # the copies call each other
+    return made
+
+
+def compile_kernel(
+    module: str,
+    *,
+    advance: Callable[..., Any],
+    apply: Callable[..., Any],
+    heuristics: Callable[..., Any],
+    n_heuristics: int,
+    candidates: Callable[..., Any],
+    determinize: Callable[..., Any],
+    evaluate: Callable[..., Any],
+) -> Kernel:
+    """The engine compiled for the game whose kernel module is ``module``
+    (call it at the end of that module: ``KERNEL = compile_kernel(__name__, ...)``).
+
+    Nothing compiles here: numba compiles, or loads from its cache, on the
+    first call.  Before that, the game's cache is flushed if any file of the
+    game's package or of the engine changed (:mod:`balance.kernelcache`)."""
+    supplied = {
+        "advance": advance,
+        "apply": apply,
+        "heuristics": heuristics,
+        "candidates": candidates,
+        "determinize": determinize,
+        "evaluate": evaluate,
+    }
+    made = _instantiate(module, {**supplied, "MC": np.int64(n_heuristics)}, {}, None, cache=True)
+    kernel = Kernel(
+        module, int(n_heuristics), made["decide"], made["play_on"], made["play_game"], made["playout"],
+        made["mc_player"], made["play_batch"], made["play_traced"], supplied,
+    )
+    _drop_stale_cache(module, kernel)
+    return kernel
+
+
+def _drop_stale_cache(module: str, kernel: Kernel) -> None:
+    """A game's cached functions compile in each other and the engine: key the
+    whole package's cache on all those files (balance.kernelcache)."""
+    from balance.kernelcache import cached_functions, drop_stale_cache
+
+    package = module.rsplit(".", 1)[0]
+    folder = Path(sys.modules[module].__file__).parent
+    modules = [m for name, m in list(sys.modules.items()) if name == package or name.startswith(package + ".")]
+    functions = [*cached_functions(modules), *kernel.dispatchers()]
+    drop_stale_cache(package, functions, [*folder.glob("*.py"), *ENGINE_FILES])

@@ -1,0 +1,234 @@
+"""The state every game's kernel shares: one flat ``int64`` array per game in play.
+
+Why one flat array: numba increfs every array argument of a call, and with
+more than one array argument LLVM's tail merging defeats numba's refcount
+pruning, so every call costs atomic operations per array.  One array, seen
+through an unmanaged view (:func:`balance.engine` passes one down), costs
+nothing.  Hence every compiled function of a game, and every player, takes
+``st`` (plus scalars) and nothing else; the game's random stream lives in
+``st`` too.
+
+Layout of a state (slots of ``int64``)::
+
+    [0, HEADER_END)            the header below: the same slots in every game
+    [HEADER_END, CORE)         the game's own regions (its Layout, below):
+                                 static regions (rules, board tables), then one
+                                 contiguous dynamic span [DYNAMIC_AT, DYNAMIC_END)
+                                 that changes during a game, then more static ones
+    [EVENTS_AT, +EVENT_ROWS*EVENT_WIDTH)   trace rows (traced games only)
+    [SCRATCH_AT, +CORE)        a second state of the same game: the search
+                               player's workspace (only when ``mc`` is seated)
+
+A game's state *image* (``GameSpec.encode``) is the first CORE slots with the
+static regions filled; the engine copies it into each worker's state once and
+resets the header and the dynamic span before every game.
+
+The header (all slots are plain integers unless said otherwise):
+
+    set once per state     SIZE, CORE, DYNAMIC_AT, DYNAMIC_END, EVENTS_AT,
+                           EVENT_ROWS, SCRATCH_AT (0: none), N_SEATS,
+                           SCRIPT_LEN and SCRIPT (forced draws, hand-built tests),
+                           the search player's table (CANDIDATES, ARM_VISITS,
+                           ARM_VALUE: it sets them itself)
+    reset every game       SEED and GAME (the game's identity: search streams
+                           derive from them), TURN (player turns begun), SEAT
+                           (whose turn; -1 before the first), WINNER (-1: none),
+                           END_REASON (-1 while the game goes on), DECIDER,
+                           DECISION, SUBJECT (the pending decision: who is asked,
+                           what kind, about what; DECIDER -1 when none), RECORD
+                           (1: write trace rows), N_EVENTS, SCRIPT_POS,
+                           SEARCHING (1 in a search playout), SEARCHES (decisions
+                           searched this game), RNG (2 slots read as uint64),
+                           SEATING (player index per seat), PLAYER_PARAMS (per
+                           seat, MAX_PLAYER_PARAMS values), SCORE (per seat: the
+                           outcome's score), MEMORY (per seat, a player's own
+                           scratch).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from balance.rng import rng_below
+
+MAX_SEATS = 6  # every game plays at most this many seats
+MAX_PLAYER_PARAMS = 16  # parameter values per seat
+MC_PARAMS = 8  # the search player's own values start here; slots 0..7 hold its rollout policy's
+MEMORY_SLOTS = 16  # a player's own scratch per seat, zeroed every game
+EVENT_WIDTH = 8  # trace row: kind, turn, then six values the game defines
+MAX_CANDIDATES = 64  # answers one search may compare
+MAX_SCRIPT = 64  # forced random draws of a hand-built position
+
+
+class Layout:
+    """Regions of a flat ``int64`` state, allotted in order.
+
+    A game allots its static regions (rules, fixed tables) and its dynamic ones
+    (what changes during a game), all dynamic regions in one contiguous span::
+
+        layout = Layout()                 # starts after the shared header
+        PARAMS = layout.static(16)
+        MONEY = layout.dynamic(MAX_SEATS)
+        ...
+        layout.size                       # slots so far
+
+    Board-sized regions are allotted the same way on a copy made per board
+    (``layout.copy()``), their offsets stored in header slots of the game.
+    """
+
+    def __init__(self, start: int | None = None) -> None:
+        self.size = HEADER_END if start is None else start
+        self.dynamic_at: int | None = None
+        self.dynamic_end: int | None = None
+
+    def static(self, size: int) -> int:
+        """A region set once per state (by the image); returns its offset."""
+        if self.dynamic_at is not None and self.dynamic_end is None:
+            self.dynamic_end = self.size
+        return self._take(size)
+
+    def dynamic(self, size: int) -> int:
+        """A region reset to zero before every game; returns its offset."""
+        if self.dynamic_end is not None:
+            raise ValueError("dynamic regions must be contiguous: allot them before the later static ones")
+        if self.dynamic_at is None:
+            self.dynamic_at = self.size
+        return self._take(size)
+
+    def _take(self, size: int) -> int:
+        if size < 0:
+            raise ValueError("a region has a size of at least 0")
+        at = self.size
+        self.size += int(size)
+        return at
+
+    def copy(self) -> "Layout":
+        out = Layout(self.size)
+        out.dynamic_at, out.dynamic_end = self.dynamic_at, self.dynamic_end
+        return out
+
+    def image(self) -> np.ndarray:
+        """Zeros of the layout's size with the shared header's sizes set."""
+        dynamic_at = self.size if self.dynamic_at is None else self.dynamic_at
+        dynamic_end = self.size if self.dynamic_end is None else self.dynamic_end
+        image = np.zeros(self.size, np.int64)
+        image[SIZE] = image[CORE] = self.size
+        image[DYNAMIC_AT] = dynamic_at
+        image[DYNAMIC_END] = max(dynamic_at, dynamic_end)
+        return image
+
+
+_header = Layout(0)
+# set once per state
+SIZE = _header.static(1)
+CORE = _header.static(1)
+DYNAMIC_AT = _header.static(1)
+DYNAMIC_END = _header.static(1)
+EVENTS_AT = _header.static(1)
+EVENT_ROWS = _header.static(1)
+SCRATCH_AT = _header.static(1)
+N_SEATS = _header.static(1)
+SCRIPT_LEN = _header.static(1)
+SCRIPT = _header.static(MAX_SCRIPT)
+CANDIDATES = _header.static(MAX_CANDIDATES)  # the search player's answers to compare
+ARM_VISITS = _header.static(MAX_CANDIDATES)  # playouts per answer
+ARM_VALUE = _header.static(MAX_CANDIDATES)  # summed playout values per answer (0..VALUE_SCALE each)
+# reset every game (RESET_AT .. HEADER_END)
+RESET_AT = _header.size
+SEED = _header.static(1)
+GAME = _header.static(1)
+TURN = _header.static(1)
+SEAT = _header.static(1)
+WINNER = _header.static(1)
+END_REASON = _header.static(1)
+DECIDER = _header.static(1)
+DECISION = _header.static(1)
+SUBJECT = _header.static(1)
+RECORD = _header.static(1)
+N_EVENTS = _header.static(1)
+SCRIPT_POS = _header.static(1)
+SEARCHING = _header.static(1)
+SEARCHES = _header.static(1)
+RNG = _header.static(2)
+SEATING = _header.static(MAX_SEATS)
+PLAYER_PARAMS = _header.static(MAX_SEATS * MAX_PLAYER_PARAMS)
+SCORE = _header.static(MAX_SEATS)
+MEMORY = _header.static(MAX_SEATS * MEMORY_SLOTS)
+HEADER_END = _header.size
+del _header
+
+VALUE_SCALE = 1000  # a playout's value for the searching seat: 0 (lost) .. VALUE_SCALE (won)
+NO_SEAT = np.int64(-1)
+
+
+# --------------------------------------------------------------------------- helpers
+@njit(cache=True)
+def draw_below(st, n):
+    """A uniform integer in [0, n) from the game's stream; in a hand-built
+    position, the next forced draw while any is left (SCRIPT)."""
+    if st[SCRIPT_POS] < st[SCRIPT_LEN]:
+        v = st[SCRIPT + st[SCRIPT_POS]]
+        st[SCRIPT_POS] += 1
+        return v
+    return rng_below(st[RNG : RNG + 2].view(np.uint64), n)
+
+
+@njit(cache=True)
+def ask(st, seat, kind, subject):
+    """Make ``seat`` the one to decide: a decision of ``kind`` about ``subject``.
+
+    A game's ``advance`` calls this and returns; the engine asks the seat's
+    player and hands the answer to the game's ``apply``."""
+    st[DECIDER] = seat
+    st[DECISION] = kind
+    st[SUBJECT] = subject
+
+
+@njit(cache=True)
+def end_game(st, reason, winner):
+    """The game is over: ``reason`` indexes the game's end reasons, ``winner`` a
+    seat or -1."""
+    st[END_REASON] = reason
+    st[WINNER] = winner
+    st[DECIDER] = -1
+
+
+@njit(cache=True)
+def event(st, kind):
+    """Offset of the next trace row, zeroed, its kind and turn filled in; the
+    caller fills slots 2..7 and calls this only while ``st[RECORD]``.  Rows past
+    the region's end go to its last row (a sink) and the count still grows, so
+    an overflow is detected afterwards (never silently truncated)."""
+    i = st[N_EVENTS]
+    st[N_EVENTS] = i + 1
+    at = st[EVENTS_AT] + min(i, st[EVENT_ROWS] - 1) * EVENT_WIDTH
+    st[at : at + EVENT_WIDTH] = 0
+    st[at] = kind
+    st[at + 1] = st[TURN]
+    return at
+
+
+@njit(cache=True)
+def player_param(st, seat, k):
+    """The ``k``-th parameter value of the player in ``seat`` (int, bool as 0/1,
+    a choice as its index)."""
+    return st[PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS + k]
+
+
+@njit(cache=True)
+def player_param_float(st, seat, k):
+    """A float parameter of the player in ``seat`` (stored as its bits)."""
+    i = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS + k
+    return st[i : i + 1].view(np.float64)[0]
+
+
+@njit(cache=True)
+def memory(st, seat, i):
+    """Slot ``i`` (< MEMORY_SLOTS) of the player's own scratch in ``seat``."""
+    return st[MEMORY + seat * MEMORY_SLOTS + i]
+
+
+@njit(cache=True)
+def remember(st, seat, i, value):
+    st[MEMORY + seat * MEMORY_SLOTS + i] = value

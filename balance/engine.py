@@ -88,6 +88,8 @@ from balance.state import (
     EVENTS_AT,
     GAME,
     HEADER_END,
+    HEAT_AT,
+    HEAT_CELLS,
     MAX_CANDIDATES,
     MAX_PLAYER_PARAMS,
     MC_PARAMS,
@@ -117,6 +119,11 @@ MC_ROLLOUT_POLICY = MC_PARAMS + 1
 MC_HORIZON = MC_PARAMS + 2
 EXPLORATION = 0.5  # UCB1's constant for values in [0, 1]: a little exploration, most playouts on the best
 NO_LIMIT = np.int64(1) << np.int64(62)
+# Constants passed to compiled calls are numpy scalars: numba types a plain int
+# or bool global as a literal and would compile the callee once per value.
+NO_ROWS = np.int64(0)
+RECORD_OFF = np.bool_(False)
+RECORD_ON = np.bool_(True)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -307,7 +314,7 @@ def mc_player(kind, seat, subject, st):
 
 def play_batch(
     image, seatings, player_params, seed, first_game, n_games, n_workers, with_scratch,
-    winner, end_reason, turns, score,
+    winner, end_reason, turns, score, heat,
 ):
     """Games first_game .. first_game + n_games - 1 into the preallocated outputs.
 
@@ -316,7 +323,9 @@ def play_batch(
     defeats the cache).  Each worker allocates one state, then claims batches of
     games from a shared counter (balance.parallel) until none are left.  Game g
     is seeded from (seed, g), seated by seatings[g % P] and written to slot g,
-    so results never depend on which worker played it.
+    so results never depend on which worker played it.  A game with a
+    heatmap adds each game's cells to ``heat[worker]`` (integers: the sum over
+    workers is the same whoever played what).
     """
     if n_games <= 0:
         return
@@ -325,8 +334,10 @@ def play_batch(
     n_workers = max(1, min(n_games, n_workers))
     batch = batch_size(n_games, n_workers)
     counter = new_counter()
-    for _ in prange(n_workers):
-        st = new_state(image, n_seats, 0, with_scratch)
+    heat_at = image[HEAT_AT]
+    n_cells = image[HEAT_CELLS]
+    for w in prange(n_workers):
+        st = new_state(image, n_seats, NO_ROWS, with_scratch)
         rows = seatings.copy()  # this worker's own: no shared reference count per game
         values = player_params.copy()
         while True:
@@ -336,18 +347,20 @@ def play_batch(
             for i in range(lo, min(lo + batch, n_games)):
                 g = first_game + i
                 p = g % n_seatings
-                play_game(st, rows[p], values[p], seed, g, False)
+                play_game(st, rows[p], values[p], seed, g, RECORD_OFF)
                 winner[i] = st[WINNER]
                 end_reason[i] = st[END_REASON]
                 turns[i] = st[TURN]
                 for s in range(n_seats):
                     score[i, s] = st[SCORE + s]
+                for c in range(n_cells):
+                    heat[w, c] += st[heat_at + c]
 
 
 def play_traced(image, seating, player_params, seed, game, n_event_rows, with_scratch):
     """One game with recording on; its final state, trace rows included."""
     st = new_state(image, seating.shape[0], n_event_rows, with_scratch)
-    play_game(st, seating, player_params, seed, game, True)
+    play_game(st, seating, player_params, seed, game, RECORD_ON)
     return st
 
 

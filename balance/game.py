@@ -324,6 +324,7 @@ class Outcomes:
     end_reason: np.ndarray  # int8[n]: index into GameSpec.end_reasons
     turns: np.ndarray  # int32[n]: player turns played
     score: np.ndarray  # int32[n, n_seats]: the game's per-seat score
+    heat: np.ndarray | None = None  # int64[cells]: per-cell counts summed over these games (heatmap games)
 
     def __len__(self) -> int:
         return int(self.winner.shape[0])
@@ -442,6 +443,21 @@ class GameSpec:
     def board_json(self, board: Any) -> dict[str, Any]:
         """The board as data (``balance board GAME --json``)."""
         return {}
+
+    def board_text(self, board: Any) -> str | None:
+        """The board drawn in the terminal (``balance board GAME``); None: shown
+        as a table of its data."""
+        return None
+
+    def board_svg(self, board: Any) -> str | None:
+        """The board as an SVG picture (``balance board GAME --svg FILE``); None:
+        the game has no drawing."""
+        return None
+
+    def heatmap_shape(self, board: Any) -> tuple[int, int] | None:
+        """(rows, columns) of the per-cell heatmap a game opts into (its state
+        layout's ``heat`` region, row-major); None: no heatmap."""
+        return None
 
     def check_params(self, values: Mapping[str, Any]) -> None:
         """Cross-parameter checks (override to refuse inconsistent combinations)."""
@@ -667,6 +683,9 @@ class GameSpec:
             return out
         import numba
 
+        workers = max(1, min(n, numba.get_num_threads()))
+        cells = self.heat_cells(job.image)
+        heat = np.zeros((workers, max(1, cells)), np.int64)
         job.kernel.play_batch(
             job.image,
             job.seat_index,
@@ -674,14 +693,23 @@ class GameSpec:
             np.uint64(int(seed) % 2**64),
             np.int64(first_game),
             np.int64(n),
-            np.int64(numba.get_num_threads()),
+            np.int64(workers),
             np.bool_(job.search),
             out.winner,
             out.end_reason,
             out.turns,
             out.score,
+            heat,
         )
+        if cells:
+            out.heat = heat[:, :cells].sum(axis=0)
         return out
+
+    @staticmethod
+    def heat_cells(image: np.ndarray) -> int:
+        from balance.state import HEAT_CELLS
+
+        return int(image[HEAT_CELLS])
 
     def gpu_simulate(self, job: Job, seed: int, first_game: int, n_games: int, out: Outcomes) -> None:
         """Fill ``out`` on a CUDA GPU (``<package>.gpu.simulate``)."""

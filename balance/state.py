@@ -27,6 +27,9 @@ The header (all slots are plain integers unless said otherwise):
 
     set once per state     SIZE, CORE, DYNAMIC_AT, DYNAMIC_END, EVENTS_AT,
                            EVENT_ROWS, SCRATCH_AT (0: none), N_SEATS,
+                           HEAT_AT and HEAT_CELLS (a game that opts into a
+                           per-cell heatmap: a dynamic region of HEAT_CELLS
+                           slots it sets during a game, summed over games),
                            SCRIPT_LEN and SCRIPT (forced draws, hand-built tests),
                            the search player's table (CANDIDATES, ARM_VISITS,
                            ARM_VALUE: it sets them itself)
@@ -105,8 +108,15 @@ class Layout:
 
     def copy(self) -> "Layout":
         out = Layout(self.size)
-        out.dynamic_at, out.dynamic_end = self.dynamic_at, self.dynamic_end
+        out.__dict__.update(self.__dict__)
         return out
+
+    def heat(self, cells: int) -> int:
+        """The dynamic region of a per-cell heatmap (how often each cell of a
+        sheet or board is used, summed over games by the engine)."""
+        self.heat_cells = int(cells)
+        self.heat_at = self.dynamic(cells)
+        return self.heat_at
 
     def image(self) -> np.ndarray:
         """Zeros of the layout's size with the shared header's sizes set."""
@@ -116,6 +126,9 @@ class Layout:
         image[SIZE] = image[CORE] = self.size
         image[DYNAMIC_AT] = dynamic_at
         image[DYNAMIC_END] = max(dynamic_at, dynamic_end)
+        if getattr(self, "heat_cells", 0):
+            image[HEAT_AT] = self.heat_at
+            image[HEAT_CELLS] = self.heat_cells
         return image
 
 
@@ -129,6 +142,8 @@ EVENTS_AT = _header.static(1)
 EVENT_ROWS = _header.static(1)
 SCRATCH_AT = _header.static(1)
 N_SEATS = _header.static(1)
+HEAT_AT = _header.static(1)  # a game's per-cell counts (a dynamic region; 0: none)
+HEAT_CELLS = _header.static(1)  # cells in it
 SCRIPT_LEN = _header.static(1)
 SCRIPT = _header.static(MAX_SCRIPT)
 CANDIDATES = _header.static(MAX_CANDIDATES)  # the search player's answers to compare

@@ -1,16 +1,23 @@
-"""Golden traces: fixed games of every built-in game, stored as JSON Lines.
+"""Golden traces: fixed games of every registered game, stored as JSON Lines.
 
 A kernel change that alters any game shows up as a diff of these files.  When
 the change is intended, regenerate them with one command and review the diff::
 
-    make golden            # or: python -m tests.golden
+    make golden                 # every game;  python -m tests.golden GAME ...: some
 
-Cases per game: the default players, each built-in player against the
-default seat 1 player, every player count, and a rule change.
+Cases per game (found, never listed here: adding a game edits no shared file):
+the default players on two seeds, each built-in player against the default
+last seat, every player count, one rule change, and the game's own hand-picked
+cases in ``tests/<game>/golden_cases.py`` (``CASES = {name: {"players": [...],
+"params": {...}, "seed": S, "game": G}}``).
+
+A golden file replays from its own ``setup`` event (players, params, seed and
+game index are all there), so the test needs no table of cases either.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
@@ -19,27 +26,19 @@ from typing import Any, Iterator
 import numpy as np
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
-BUILTIN_GAMES = ("carnage", "bahama")
+TESTS_DIR = Path(__file__).parent
+SEARCH_BUDGET = "rollouts=8"  # mc in a golden game: small, so regenerating stays quick
 
-# Hand-picked games that reach rarer rules: name -> (players by seat, rules, seed, game index).
-EXTRA_CASES: dict[str, dict[str, tuple[tuple[str, ...], dict[str, Any], int, int]]] = {
-    "carnage": {
-        "cheap-cars-three-players": (
-            ("nearest", "fleet", "greedy"), {"car_cost": 6, "win_cars": 3, "start_money": 15}, 99, 5,
-        ),
-        "crowded-city": (
-            ("greedy", "nearest"), {"spawn_on_turn_end": 5, "spawn_on_drop": 6, "gridlock_limit": 6}, 3, 11,
-        ),
-    },
-    "bahama": {
-        "must-move-three-player-discard": (
-            ("best_fare", "courier", "nearest"), {"must_move": True, "three_player_discard": True}, 4, 9,
-        ),
-        "no-end-phase-limits": (
-            ("nearest", "best_fare"), {"third_passenger_lock": False, "second_passenger_lock": False}, 6, 1,
-        ),
-    },
-}
+
+def game_tests_module(game: str, name: str) -> Any | None:
+    """``tests/<game>/<name>.py`` as a module, or None when the game has none."""
+    if not (TESTS_DIR / game / f"{name}.py").is_file():
+        return None
+    return importlib.import_module(f"tests.{game}.{name}")
+
+
+def _label(name: str) -> str:
+    return f"mc:{SEARCH_BUDGET}" if name == "mc" else name
 
 
 def cases(spec: Any) -> Iterator[tuple[str, dict[str, Any]]]:
@@ -47,8 +46,10 @@ def cases(spec: Any) -> Iterator[tuple[str, dict[str, Any]]]:
     yield "default-seed0-game0", {"players": default, "seed": 0, "game": 0, "params": {}}
     yield "default-seed7-game41", {"players": default, "seed": 7, "game": 41, "params": {}}
     for p in spec.players:
-        yield f"{p.name}-vs-{default[-1]}", {"players": [p.name, default[-1]], "seed": 3, "game": 5, "params": {}}
-    names = [p.name for p in spec.players]
+        yield f"{p.name}-vs-{default[-1]}", {
+            "players": [_label(p.name), default[-1]], "seed": 3, "game": 5, "params": {},
+        }
+    names = [p.name for p in spec.heuristics]
     for n in range(spec.min_players, spec.max_players + 1):
         seats = [names[i % len(names)] for i in range(n)]
         yield f"{n}-players", {"players": seats, "seed": 11, "game": n, "params": {}}
@@ -59,31 +60,48 @@ def cases(spec: Any) -> Iterator[tuple[str, dict[str, Any]]]:
                 "players": default, "seed": 5, "game": 2, "params": {param.name: param.default + 1},
             }
             break
-    for name, (seats, rules, seed, game) in EXTRA_CASES.get(spec.name, {}).items():
-        yield name, {"players": list(seats), "seed": seed, "game": game, "params": rules}
+    extra = game_tests_module(spec.name, "golden_cases")
+    for name, case in (getattr(extra, "CASES", {}) if extra else {}).items():
+        yield name, {"params": {}, **case}
 
 
 def play(spec: Any, case: dict[str, Any]) -> list[dict[str, Any]]:
-    players = [spec.player(n) for n in dict.fromkeys(case["players"])]
-    index = {p.name: i for i, p in enumerate(players)}
-    seatings = np.asarray([[index[n] for n in case["players"]]], dtype=np.int64)
-    params = spec.resolve_params(case["params"])
-    return spec.trace(params, players, seatings, case["seed"], case["game"], spec.load_board(None))
+    """The trace of one case: players by label (``mc:rollouts=8`` allowed)."""
+    labels = list(case["players"])
+    distinct = list(dict.fromkeys(labels))
+    players = [spec.parse_player(label) for label in distinct]
+    seatings = np.asarray([[distinct.index(label) for label in labels]], dtype=np.int64)
+    params = spec.resolve_params(case.get("params", {}))
+    return spec.trace(params, players, seatings, case["seed"], case["game"], spec.board_for(None))
+
+
+def case_of(setup: dict[str, Any]) -> dict[str, Any]:
+    """The case a golden file was made from, read back from its setup event."""
+    return {
+        "players": setup["players"],
+        "params": setup["params"],
+        "seed": setup["seed"],
+        "game": setup.get("game_index", 0),
+    }
 
 
 def path_for(game: str, name: str) -> Path:
     return GOLDEN_DIR / game / f"{name}.jsonl"
 
 
+def golden_files(game: str) -> list[Path]:
+    return sorted((GOLDEN_DIR / game).glob("*.jsonl"))
+
+
 def to_jsonl(events: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(e, sort_keys=True, separators=(",", ":")) + "\n" for e in events)
 
 
-def regenerate() -> int:
-    from balance.registry import get_game
+def regenerate(games: list[str] | None = None) -> int:
+    from balance.registry import game_names, get_game
 
     written = 0
-    for game in BUILTIN_GAMES:
+    for game in games or game_names():
         spec = get_game(game)
         folder = GOLDEN_DIR / game
         folder.mkdir(parents=True, exist_ok=True)
@@ -96,5 +114,8 @@ def regenerate() -> int:
 
 
 if __name__ == "__main__":
-    n = regenerate()
+    from tests.conftest import register_test_games
+
+    register_test_games()
+    n = regenerate(sys.argv[1:] or None)
     print(f"wrote {n} golden traces under {GOLDEN_DIR}", file=sys.stderr)

@@ -17,7 +17,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from balance.registry import game_names
 
 ROOT = Path(__file__).resolve().parent.parent
 TOY_CLI = (
@@ -52,13 +51,6 @@ def test_toy_game_same_json_for_one_and_two_threads():
     two = balance_run_json(args, 2, toy=True)
     assert one == two
     assert one["games"] == 300_000
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("game", [g for g in ("carnage", "bahama") if g in game_names()])
-def test_builtin_game_same_json_for_one_and_two_threads(game):
-    args = [game, "--games", "40000", "--seed", "3"]
-    assert balance_run_json(args, 1) == balance_run_json(args, 2)
 
 
 def test_chunk_size_does_not_change_results(dicerace):

@@ -1,0 +1,276 @@
+"""The game contract, checked on every registered game (Pgx's API test and
+OpenSpiel's random-simulation test, for balance).
+
+Parametrised by ``game_names()``: a game installed through the ``balance.games``
+entry point (or registered, like the toy game) is covered without editing this
+file.  Game-specific tests live in ``tests/<game>/``; this file finds a game's
+referee there (``tests/<game>/referee.py``) and its golden traces in
+``tests/golden/<game>/``.
+
+For every game:
+
+* a trace's ``end`` event is the outcome ``simulate`` gives the same game;
+* outcomes do not depend on the chunking nor on the thread count (mc seated too);
+* parameters out of their range are refused with a one-line UserError, the CLI
+  exits 2 and writes nothing;
+* every built-in player (mc included) plays at every allowed seat count;
+* random parameter values inside their ranges end every game within the cap;
+* the golden traces replay event for event and pass the game's referee;
+* random traces (every player, every seat count) pass the game's referee.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from balance.errors import UserError
+from balance.registry import game_names, get_game
+from tests.golden import case_of, game_tests_module, golden_files, play, to_jsonl
+from tests.property import random_params
+
+GAMES = game_names()
+SEARCH = "mc:rollouts=4"  # mc at a tiny budget: the contract is about rules, not strength
+
+
+def spec_of(game):
+    return get_game(game)
+
+
+def seat_players(spec, labels):
+    """Distinct Player objects and the seating row for labels by seat."""
+    distinct = list(dict.fromkeys(labels))
+    players = [spec.parse_player(label) for label in distinct]
+    return players, np.asarray([[distinct.index(label) for label in labels]], dtype=np.int64)
+
+
+def mixed_labels(spec, n, rng):
+    names = [p.name for p in spec.heuristics] + ["mc"]
+    return [SEARCH if (name := rng.choice(names)) == "mc" else name for _ in range(n)]
+
+
+def outcome_of(spec, out, i):
+    return int(out.winner[i]), spec.end_reason_names[int(out.end_reason[i])], int(out.turns[i]), [
+        int(x) for x in out.score[i]
+    ]
+
+
+def max_turns(params):
+    return params.get("max_turns", params.get("max_rounds"))
+
+
+# --------------------------------------------------------------------------- trace == simulate
+@pytest.mark.parametrize("game", GAMES)
+def test_trace_end_is_the_simulated_outcome(game):
+    spec = spec_of(game)
+    rng = random.Random(f"trace-{game}")
+    for k in range(6):
+        n = rng.randint(spec.min_players, spec.max_players)
+        labels = list(spec.default_players) if k == 0 else mixed_labels(spec, n, rng)
+        players, seating = seat_players(spec, labels)
+        params = spec.resolve_params({}) if k < 2 else random_params(spec, rng)
+        seed, index = rng.randrange(2**32), rng.randrange(10_000)
+        out = spec.simulate(params, players, seating, seed, index, 1)
+        end = spec.trace(params, players, seating, seed, index)[-1]
+        assert end["type"] == "end"
+        got = outcome_of(spec, out, 0)
+        assert (end["winner"], end["reason"], end["turn"]) == got[:3], f"{game} {labels} seed {seed} game {index}"
+        if spec.score_name in end:
+            assert end[spec.score_name] == got[3], f"{game}: end {spec.score_name} is the outcome's score"
+
+
+# --------------------------------------------------------------------------- reproducibility
+def _outcomes(spec, params, players, seatings, seed, first, n):
+    out = spec.simulate(params, players, seatings, seed, first, n)
+    return [out.winner, out.end_reason, out.turns, out.score]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_same_outcomes_for_any_chunking_and_thread_count(game):
+    import numba
+
+    from balance.runner import seatings_for
+
+    spec = spec_of(game)
+    params = spec.resolve_params({})
+    labels = list(spec.default_players)
+    labels[0] = SEARCH
+    distinct = list(dict.fromkeys(labels))
+    players = [spec.parse_player(x) for x in distinct]
+    seatings = seatings_for([distinct.index(x) for x in labels], rotate=True)
+    n = 60
+    whole = _outcomes(spec, params, players, seatings, 17, 5, n)
+    parts = [_outcomes(spec, params, players, seatings, 17, 5 + a, b - a) for a, b in ((0, 7), (7, 31), (31, n))]
+    for k, name in enumerate(("winner", "end_reason", "turns", "score")):
+        joined = np.concatenate([p[k] for p in parts])
+        np.testing.assert_array_equal(whole[k], joined, err_msg=f"{game}: {name} by chunks")
+    previous = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = _outcomes(spec, params, players, seatings, 17, 5, n)
+    finally:
+        numba.set_num_threads(previous)
+    for k, name in enumerate(("winner", "end_reason", "turns", "score")):
+        np.testing.assert_array_equal(whole[k], one[k], err_msg=f"{game}: {name}, one thread against all")
+
+
+# --------------------------------------------------------------------------- parameters
+@pytest.mark.parametrize("game", GAMES)
+def test_parameters_out_of_range_are_refused(game):
+    spec = spec_of(game)
+    checked = 0
+    for p in spec.params:
+        bad = []
+        if p.kind in ("int", "float"):
+            if p.high is not None:
+                bad.append(p.high + 1)
+            if p.low is not None:
+                bad.append(p.low - 1)
+        elif p.kind == "choice":
+            bad.append("no-such-choice")
+        elif p.kind == "bool":
+            bad.append("maybe")
+        for value in bad:
+            with pytest.raises(UserError) as exc:
+                spec.resolve_params({p.name: value})
+            message = str(exc.value)
+            assert "\n" not in message and p.name in message, message
+            checked += 1
+    with pytest.raises(UserError, match="unknown parameter"):
+        spec.resolve_params({"no_such_parameter": 1})
+    assert checked >= 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_cli_refuses_a_bad_parameter_in_one_line_and_writes_nothing(game, tmp_path, capsys, monkeypatch):
+    from balance.cli import main
+
+    spec = spec_of(game)
+    monkeypatch.chdir(tmp_path)
+    p = next(p for p in spec.params if p.kind == "int" and p.high is not None)
+    with pytest.raises(SystemExit) as exc:
+        main(["run", game, "--games", "10", "--param", f"{p.name}={p.high + 1}"])
+    err = capsys.readouterr().err.strip()
+    assert exc.value.code == 2 and len(err.splitlines()) == 1 and p.name in err, err
+    with pytest.raises(SystemExit) as exc:
+        main(["run", game, "--games", "10", "--players", ",".join(["x"] * spec.min_players)])
+    err = capsys.readouterr().err.strip()
+    assert exc.value.code == 2 and len(err.splitlines()) == 1 and "'x'" in err, err
+    with pytest.raises(SystemExit) as exc:
+        main(["run", game, "--games", "10", "--players", ",".join([spec.default_players[0]] * (spec.max_players + 1))])
+    err = capsys.readouterr().err.strip()
+    assert exc.value.code == 2 and len(err.splitlines()) == 1, err
+    assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- players and seats
+@pytest.mark.parametrize("game", GAMES)
+def test_every_builtin_player_at_every_seat_count(game):
+    spec = spec_of(game)
+    params = spec.resolve_params({})
+    fill = spec.default_players[-1]
+    for n in range(spec.min_players, spec.max_players + 1):
+        for p in spec.players:
+            label = SEARCH if p.name == "mc" else p.name
+            labels = [label] + [fill] * (n - 1)
+            players, seating = seat_players(spec, labels)
+            games = 2 if p.name == "mc" else 20
+            out = spec.simulate(params, players, seating, 1, 0, games)
+            assert out.score.shape == (games, n)
+            assert ((out.winner >= -1) & (out.winner < n)).all()
+            assert ((out.end_reason >= 0) & (out.end_reason < len(spec.end_reasons))).all()
+            assert (out.turns >= 1).all()
+            cap = max_turns(params)
+            if cap is not None:
+                assert (out.turns <= cap).all(), f"{game}: {labels} played past the cap"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_players_declare_their_parameters_and_the_search_player(game):
+    spec = spec_of(game)
+    names = [p.name for p in spec.players]
+    assert names[-1] == "mc" and len(set(names)) == len(names)
+    assert spec.player("mc").stochastic
+    for name in spec.default_players:
+        spec.player(name)
+    for p in spec.players:
+        for q in p.params:
+            assert q.meaning and q.source, f"{game}: player {p.name} parameter {q.name} undocumented"
+    assert all(r.name and r.meaning for r in spec.end_reasons)
+
+
+# --------------------------------------------------------------------------- random rules
+@pytest.mark.parametrize("game", GAMES)
+def test_random_parameters_in_range_end_within_the_cap(game):
+    spec = spec_of(game)
+    rng = random.Random(f"params-{game}")
+    for _ in range(12):
+        params = random_params(spec, rng)
+        n = rng.randint(spec.min_players, spec.max_players)
+        labels = [rng.choice([p.name for p in spec.heuristics]) for _ in range(n)]
+        players, seating = seat_players(spec, labels)
+        out = spec.simulate(params, players, seating, rng.randrange(2**32), 0, 25)
+        cap = max_turns(params)
+        if cap is not None:
+            assert (out.turns <= cap).all(), f"{game}: {params}"
+        assert ((out.end_reason >= 0) & (out.end_reason < len(spec.end_reasons))).all()
+
+
+# --------------------------------------------------------------------------- golden traces
+GOLDEN = [(game, path) for game in GAMES for path in golden_files(game)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_has_golden_traces(game):
+    assert golden_files(game), f"no golden traces for {game}: run `python -m tests.golden {game}`"
+
+
+@pytest.mark.parametrize("game, path", GOLDEN, ids=[f"{g}/{p.stem}" for g, p in GOLDEN])
+def test_golden_trace_replays_event_for_event(game, path: Path):
+    expected = path.read_text(encoding="utf-8").splitlines()
+    case = case_of(json.loads(expected[0]))
+    actual = to_jsonl(play(spec_of(game), case)).splitlines()
+    for i, (a, e) in enumerate(zip(actual, expected)):
+        assert a == e, f"{game}/{path.stem}: event {i} differs\n  now:    {a}\n  golden: {e}"
+    assert len(actual) == len(expected), f"{game}/{path.stem}: {len(actual)} events now, {len(expected)} golden"
+
+
+REFEREED = [(game, path) for game, path in GOLDEN if game_tests_module(game, "referee") is not None]
+
+
+@pytest.mark.parametrize("game, path", REFEREED, ids=[f"{g}/{p.stem}" for g, p in REFEREED])
+def test_golden_trace_passes_the_referee(game, path: Path):
+    events = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    game_tests_module(game, "referee").referee(events)
+
+
+# --------------------------------------------------------------------------- referees
+@pytest.mark.parametrize("game", [g for g in GAMES if game_tests_module(g, "referee") is not None])
+def test_random_traces_pass_the_referee(game):
+    spec = spec_of(game)
+    referee = game_tests_module(game, "referee").referee
+    rng = random.Random(f"referee-{game}")
+    for _ in range(16):
+        n = rng.randint(spec.min_players, spec.max_players)
+        labels = mixed_labels(spec, n, rng)
+        players, seating = seat_players(spec, labels)
+        params = random_params(spec, rng)
+        events = spec.trace(params, players, seating, rng.randrange(2**32), rng.randrange(1000))
+        events = json.loads(json.dumps(events))  # what a referee reads: JSON
+        referee(events)
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if game_tests_module(g, "referee") is not None])
+def test_the_referee_rejects_a_corrupted_end(game):
+    spec = spec_of(game)
+    referee = game_tests_module(game, "referee").referee
+    players, seating = seat_players(spec, list(spec.default_players))
+    events = json.loads(json.dumps(spec.trace(spec.resolve_params({}), players, seating, 0, 0)))
+    n = len(spec.default_players)
+    events[-1]["winner"] = (events[-1]["winner"] + 2) % (n + 1) - 1  # another seat, or none
+    with pytest.raises(AssertionError):
+        referee(events)

@@ -1,8 +1,10 @@
 """Sweeps: play a grid of rule variants and store each point's counts.
 
-``balance sweep carnage --param car_cost=8..14`` plays the same games (common
-random numbers: game ``g`` uses the stream of ``(seed, g)`` at every point) under
-each value, so differences between points are not seed noise.
+``balance sweep GAME --param NAME=8..14`` plays the same games (common random
+numbers: game ``g`` uses the stream of ``(seed, g)`` at every point) under each
+value, so differences between points are not seed noise.  Every point is one
+run description (:class:`~balance.runspec.RunSpec`): the sweep's, under the
+point's rules.
 
 A SPEC says which values one parameter takes:
 
@@ -18,7 +20,7 @@ A SPEC says which values one parameter takes:
 Several parameters make the full grid (the first one varies slowest).
 Everything is validated, every point included, before the run directory is
 created: bad input writes nothing.  The run itself is in :func:`run_plan`; the
-store in :mod:`balance.store`.
+store in :mod:`balance.store`; a sweep file is read by :func:`balance.config.load_sweep`.
 """
 
 from __future__ import annotations
@@ -32,7 +34,6 @@ import shlex
 import subprocess
 import sys
 import time
-import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -40,7 +41,9 @@ from pathlib import Path
 from typing import Any
 
 from balance.errors import UserError
+from balance.format import format_value
 from balance.game import Param
+from balance.runspec import RunSpec
 
 DEFAULT_MAX_POINTS = 10_000
 DEFAULT_RUNS_DIR = "runs"
@@ -122,15 +125,6 @@ def _range_parts(param: Param, text: str, m: re.Match[str]) -> tuple[Decimal, De
     return lo, hi, step
 
 
-def format_value(value: Any) -> str:
-    """A value as a user writes it (``true``, ``12``, ``0.35``, ``wide``)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
-
-
 def format_spec(param: Param, values: Sequence[Any]) -> str:
     """A SPEC that parses back to exactly ``values`` (the shortest of range or list)."""
     if len(values) == 1:
@@ -195,67 +189,23 @@ def build_axes(spec: Any, specs: Mapping[str, Any], max_points: int) -> list[Axi
     return axes
 
 
-# --------------------------------------------------------------------------- config file
-CONFIG_KEYS = (
-    "game", "games", "seed", "players", "board", "rotate_seats", "player_file",
-    "out", "report", "png", "keep_games", "max_points", "threads", "scheduler", "device", "params",
-)
-
-
-def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a sweep config file (TOML): the same settings as the flags.
-
-    Paths in the file (``board``, ``player_file``, ``out``, ``report``, ``png``) are
-    relative to the file's folder.
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise UserError(f"--config {path}: no such file")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UserError(f"--config {path}: not valid TOML ({' '.join(str(exc).split())})") from None
-    unknown = sorted(set(data) - set(CONFIG_KEYS))
-    if unknown:
-        raise UserError(f"--config {path}: unknown key {unknown[0]!r}; allowed: {', '.join(CONFIG_KEYS)}")
-    if "params" in data and not isinstance(data["params"], dict):
-        raise UserError(f"--config {path}: [params] must be a table of NAME = SPEC")
-    types = {
-        "game": str, "games": int, "seed": int, "board": str, "rotate_seats": bool, "player_file": str,
-        "out": str, "report": str, "png": str, "keep_games": bool, "max_points": int, "threads": int,
-        "scheduler": str, "device": str,
-    }
-    for key, kind in types.items():
-        if key in data and (not isinstance(data[key], kind) or (kind is int and isinstance(data[key], bool))):
-            raise UserError(f"--config {path}: {key} must be {'a ' + kind.__name__ if kind is not int else 'a whole number'}")
-    if "players" in data and not (
-        isinstance(data["players"], str)
-        or (isinstance(data["players"], list) and all(isinstance(x, str) for x in data["players"]))
-    ):
-        raise UserError(f"--config {path}: players must be a string 'a,b' or a list of names")
-    for key in ("board", "player_file", "out", "report", "png"):
-        if key in data:
-            data[key] = str(p.parent / data[key])
-    return data
-
-
 # --------------------------------------------------------------------------- plan
 @dataclass
 class SweepPlan:
-    """A validated sweep: everything needed to run it, nothing written yet."""
+    """A validated sweep: everything needed to run it, nothing written yet.
+
+    ``run`` is what every point plays (players by seat, seed, games per point,
+    seat rotation, board and player file as absolute paths); point ``i`` plays it
+    under the rules ``params[i]`` (:meth:`point_run`).
+    """
 
     spec: Any
+    run: RunSpec
     axes: list[Axis]
     points: list[dict[str, Any]]  # the swept values of each point
     params: list[dict[str, Any]]  # every rule parameter of each point
-    players: list[str]
-    strategies: list[str]
+    strategies: list[str]  # each distinct player's label
     seatings: Any  # int64[P, seats]
-    rotate_seats: bool
-    seed: int
-    games: int  # per point
-    board: str | None
-    player_file: str | None
     out: Path
     resume: bool
     done: list[int]  # points already finished in ``out``
@@ -276,6 +226,36 @@ class SweepPlan:
     @property
     def game(self) -> str:
         return self.spec.name
+
+    def point_run(self, i: int) -> RunSpec:
+        """What point ``i`` plays."""
+        return self.run.with_params(self.params[i])
+
+    # The run's fields under the names a sweep has always used.
+    @property
+    def players(self) -> list[str]:
+        return list(self.run.players or ())
+
+    @property
+    def rotate_seats(self) -> bool:
+        return self.run.rotate_seats
+
+    @property
+    def seed(self) -> int:
+        return self.run.seed
+
+    @property
+    def games(self) -> int:
+        """Games per point."""
+        return self.run.games
+
+    @property
+    def board(self) -> str | None:
+        return self.run.board
+
+    @property
+    def player_file(self) -> str | None:
+        return self.run.player_file
 
     @property
     def n_points(self) -> int:
@@ -397,25 +377,17 @@ def plan(
 ) -> SweepPlan:
     """Validate a sweep completely (every point) and say what running it will do.
 
-    Arguments left at ``None`` come from ``config`` (a TOML file, see
-    :func:`load_config`), then from the defaults.  Nothing is written.
+    Arguments left at ``None`` come from ``config`` (a sweep file or a
+    ``balance.toml`` with a ``[sweep]`` table, see
+    :func:`balance.config.load_sweep`), then from the defaults.  Nothing is written.
     """
-    import numpy as np
-
-    from balance.api import (
-        DEFAULT_GAMES,
-        DEFAULT_SEED,
-        check_device,
-        check_games,
-        check_gpu_run,
-        check_seed,
-        default_game,
-        prepare,
-    )
-    from balance.runner import DEFAULT_CHUNK, GPU_CHUNK, seatings_for
+    from balance.config import default_game, load_sweep
+    from balance.runner import DEFAULT_CHUNK, GPU_CHUNK, check_gpu_run
+    from balance.runspec import DEFAULT_GAMES, DEFAULT_SEED, check_device, check_games, check_seed
+    from balance.seating import uneven_warning
     from balance.store import RunDir, file_sha256
 
-    cfg = load_config(config) if config is not None else {}
+    cfg = load_sweep(config) if config is not None else {}
 
     def pick(value: Any, key: str, default: Any) -> Any:
         return value if value is not None else cfg.get(key, default)
@@ -456,23 +428,24 @@ def plan(
     spec = get_game(game_name)
     axes = build_axes(spec, specs, max_points)
     points = expand_grid(axes)
-    spec, base, names, strategies, seat_index = prepare(spec.name, points[0], players, board, player_file)
+    first = RunSpec.of(
+        spec.name, params=points[0], players=players, seed=seed, games=games, rotate_seats=rotate_seats,
+        board=board, player_file=player_file,
+    ).resolved()
     if device == "gpu":
         check_gpu_run(spec, scheduler, player_file)
     all_params = []
     for point in points:
         try:
-            all_params.append(spec.resolve_params({**base, **point}))
+            all_params.append(spec.resolve_params({**first.rules, **point}))
         except UserError as exc:
             where = ", ".join(f"{k}={format_value(v)}" for k, v in point.items())
             raise UserError(f"point {where}: {exc}") from None
-    seatings = seatings_for(seat_index, rotate_seats)
+    names, strategies, seatings = first.names, first.labels, first.seatings
     warnings = []
-    if rotate_seats and games % seatings.shape[0]:
-        warnings.append(
-            f"{games} games per point is not a multiple of the {seatings.shape[0]} seatings: "
-            "some seatings are played once more than others"
-        )
+    warning = uneven_warning(games, seatings.shape[0], "games per point")
+    if rotate_seats and warning:
+        warnings.append(warning)
 
     run_dir = Path(out) if out is not None else _default_out(spec.name)
     existing = None
@@ -490,8 +463,8 @@ def plan(
     elif store.exists() and not store.is_empty():
         raise UserError(f"--out {run_dir}: already holds a run; add --resume to continue it, or choose another --out")
 
-    board_path = str(Path(board).resolve()) if board else None
-    pfile = str(Path(player_file).resolve()) if player_file else None
+    common = first.run.replace(params=()).absolute()
+    board_path, pfile = common.board, common.player_file
     args = {
         "game": spec.name, "specs": {a.name: a.spec for a in axes}, "games": games, "seed": seed,
         "players": names, "rotate_seats": rotate_seats, "board": board, "player_file": player_file,
@@ -499,17 +472,12 @@ def plan(
     }
     the_plan = SweepPlan(
         spec=spec,
+        run=common,
         axes=axes,
         points=points,
         params=all_params,
-        players=names,
         strategies=strategies,
-        seatings=np.asarray(seatings, dtype=np.int64),
-        rotate_seats=rotate_seats,
-        seed=seed,
-        games=games,
-        board=board_path,
-        player_file=pfile,
+        seatings=seatings,
         out=run_dir,
         resume=resume,
         done=done,
@@ -659,7 +627,7 @@ def git_commit() -> str | None:
 def _manifest(p: SweepPlan) -> dict[str, Any]:
     from balance.store import FORMAT, param_column
 
-    return {
+    manifest = {
         "format": FORMAT,
         "game": p.game,
         "title": getattr(p.spec, "title", p.game),
@@ -680,6 +648,8 @@ def _manifest(p: SweepPlan) -> dict[str, Any]:
         "player_file_sha256": p.player_file_sha256,
         "keep_games": p.keep_games,
         "end_reasons": p.spec.end_reason_names,
+        # Names, meanings and which are caps: a report reads them without the game installed.
+        "end_reason_info": [r.to_dict() for r in p.spec.end_reasons],
         "score_name": p.spec.score_name,
         "param_info": {prm.name: prm.to_dict() for prm in p.spec.params},
         "identity": p.identity(),
@@ -691,46 +661,37 @@ def _manifest(p: SweepPlan) -> dict[str, Any]:
         "sessions": [],
         "complete": False,
     }
+    shape = p.spec.heatmap_shape(p.spec.board_for(p.board))
+    if shape is not None:  # only games that opt into a per-cell heatmap
+        manifest["heatmap"] = {"shape": [int(shape[0]), int(shape[1])]}
+    return manifest
 
 
 def _tasks(p: SweepPlan) -> list[Any]:
-    from balance.runner import Task, split
+    from balance.runner import tasks_for
 
-    seatings = tuple(tuple(int(x) for x in row) for row in p.seatings)
-    tasks = []
-    for i in p.pending:
-        params = tuple(sorted(p.params[i].items()))
-        for first, n in split(0, p.games, p.chunk):
-            tasks.append(
-                Task(
-                    p.game, params, tuple(p.strategies), seatings, p.seed, first, n, p.board, p.player_file, i,
-                    device=p.device,
-                )
-            )
-    return tasks
+    return [t for i in p.pending for t in tasks_for(p.point_run(i), p.chunk, point=i, device=p.device)]
 
 
 def _keep_games_results(p: SweepPlan, tasks: Sequence[Any], store: Any) -> Iterator[tuple[Any, Any]]:
     """Play tasks here, writing each chunk's per-game rows, and yield their aggregates."""
-    import numpy as np
-
-    from balance.runner import Aggregate, resolve_players
+    from balance.aggregate import Aggregate
     from balance.store import game_rows
 
-    strategies, _ = resolve_players(p.spec, p.players, p.player_file)
-    board = p.spec.board_for(p.board)
     kinds = {a.name: a.kind for a in p.axes}
     for task in tasks:
-        seatings = np.asarray(task.seatings, dtype=np.int64)
-        out = p.spec.simulate(
-            dict(task.params), strategies, seatings, task.seed, task.first_game, task.n_games, board, device=p.device
+        r = task.run.resolved()
+        out = r.spec.simulate(
+            r.rules, list(r.strategies), r.seatings, task.run.seed, task.first_game, task.n_games, r.board,
+            device=task.device,
         )
         rows = game_rows(
-            out, task.point, task.first_game, seatings.shape[0], p.points[task.point], kinds, p.spec.end_reason_names
+            out, task.point, task.first_game, r.seatings.shape[0], p.points[task.point], kinds,
+            r.spec.end_reason_names,
         )
         store.write_games_chunk(task.point, task.first_game, rows)
         del rows
-        yield task, Aggregate.from_outcomes(out, seatings, task.first_game, len(strategies), len(p.spec.end_reasons))
+        yield task, Aggregate.from_outcomes(out, r.seatings, task.first_game, len(r.strategies), len(r.spec.end_reasons))
 
 
 def _numba_threads() -> int:
@@ -749,7 +710,7 @@ def _play(
     on_point: Callable[[int, int], None] | None,
 ) -> int:
     """Run the tasks; merge each point's chunks and write the point when its last chunk is in."""
-    from balance.runner import make_executor
+    from balance.executors import make_executor
     from balance.store import aggregate_rows
 
     partial: dict[int, Any] = {}
@@ -864,8 +825,9 @@ def sweep(
     report (and its JSON twin) is written too.
 
     >>> import balance
-    >>> r = balance.sweep("carnage", params={"car_cost": "8..14"}, games=100_000)  # doctest: +SKIP
-    >>> balance.load(r.out)                                                          # doctest: +SKIP
+    >>> from balance.api import sweep, load
+    >>> r = sweep("GAME", params={"NAME": "8..14"}, games=100_000)  # doctest: +SKIP
+    >>> load(r.out)                                                # doctest: +SKIP
     """
     p = plan(
         game, params=params, games=games, players=players, seed=seed, board=board,
@@ -899,15 +861,3 @@ def command_line() -> str:
     if prog in ("__main__.py", "-m"):
         prog = "balance"
     return shlex.join([prog if prog == "balance" else "balance", *argv[1:]])
-
-
-class _CallableModule(type(sys)):
-    """``balance.sweep`` is both this module and the API function: once the module
-    is imported Python binds the package attribute to the module, so calling the
-    module calls :func:`sweep`."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> SweepResult:
-        return sweep(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -1,6 +1,6 @@
 """Tournaments: which players are stronger, and by how much, with intervals.
 
-``balance tournament carnage --players greedy,fleet,nearest,mc`` plays
+``balance tournament GAME --players greedy,fleet,nearest,mc`` plays
 
 * **every pairing** (two seats; with ``--seats K > 2``, every table of K distinct
   players), each table in every seat order in turn (seats rotated, so the seat
@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from balance.aggregate import Aggregate
 from balance.errors import UserError
 
 DEFAULT_GAMES = 20_000
@@ -213,27 +214,6 @@ def summarize(manifest: Mapping[str, Any], aggregates: Sequence[Any]) -> dict[st
 
 
 # --------------------------------------------------------------------------- storage
-def _aggregate_to_json(agg: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"n_seats": agg.n_seats, "n_strategies": agg.n_strategies, "n_reasons": agg.n_reasons}
-    for key, value in vars(agg).items():
-        if key in out:
-            continue
-        out[key] = value.tolist() if isinstance(value, np.ndarray) else value
-    return out
-
-
-def _aggregate_from_json(data: Mapping[str, Any]) -> Any:
-    from balance.runner import Aggregate
-
-    agg = Aggregate(int(data["n_seats"]), int(data["n_strategies"]), int(data["n_reasons"]))
-    for key, value in data.items():
-        if key in ("n_seats", "n_strategies", "n_reasons"):
-            continue
-        current = getattr(agg, key, None)
-        setattr(agg, key, np.asarray(value, dtype=current.dtype) if isinstance(current, np.ndarray) else value)
-    return agg
-
-
 def _table_path(out: Path, i: int) -> Path:
     return out / "tables" / f"{i:04d}.json"
 
@@ -248,7 +228,7 @@ def load(out: str | os.PathLike[str]) -> tuple[dict[str, Any], list[Any]]:
     aggregates: list[Any] = []
     for i in range(len(manifest["tables"])):
         p = _table_path(folder, i)
-        aggregates.append(_aggregate_from_json(json.loads(p.read_text(encoding="utf-8"))) if p.is_file() else None)
+        aggregates.append(Aggregate.from_dict(json.loads(p.read_text(encoding="utf-8"))) if p.is_file() else None)
     return manifest, aggregates
 
 
@@ -297,17 +277,20 @@ def tournament(
     """Play a tournament between ``players`` and write its counts, figures and report.
 
     >>> import balance
-    >>> r = balance.tournament("carnage", players="greedy,fleet,mc", games=2000)  # doctest: +SKIP
-    >>> r.figures["ratings"]                                                      # doctest: +SKIP
+    >>> from balance.api import tournament
+    >>> r = tournament("GAME", players="greedy,fleet,mc", games=2000)  # doctest: +SKIP
+    >>> r.figures["ratings"]                                          # doctest: +SKIP
     """
-    from balance.api import check_games, check_seed, default_game, parse_players
+    from balance.config import default_game
+    from balance.executors import make_executor
     from balance.registry import get_game
-    from balance.runner import DEFAULT_CHUNK, Task, execute, make_executor, split
+    from balance.runner import execute, tasks_for
+    from balance.runspec import RunSpec, check_games, check_seed, split_players
 
     check_games(games)
     check_seed(seed)
     spec = get_game(game or default_game())
-    labels_in = parse_players(players, spec) if isinstance(players, str) else [str(p).strip() for p in players]
+    labels_in = list(split_players(players)) if isinstance(players, str) else [str(p).strip() for p in players]
     if len(labels_in) < 2:
         raise UserError(f"--players {','.join(labels_in)}: a tournament needs at least 2 players")
     k = seats if seats is not None else spec.min_players
@@ -360,13 +343,15 @@ def tournament(
     for i, table in enumerate(tables):
         if aggregates[i] is not None:
             continue
-        for first, n in split(0, games, chunk or DEFAULT_CHUNK):
-            tasks.append(
-                Task(
-                    spec.name, tuple(sorted(values.items())), table.players, table.seatings, seed, first, n,
-                    manifest["board"], manifest["player_file"], point=i,
-                )
-            )
+        # A match seats its players once each, every order in turn (the rows of
+        # table.seatings are the seatings of a rotated run); a seat table one
+        # player in every seat.
+        by_seat = table.players if table.kind == "match" else table.players * k
+        run = RunSpec(
+            spec.name, tuple(values.items()), tuple(by_seat), seed, games, table.kind == "match",
+            manifest["board"], manifest["player_file"],
+        )
+        tasks += tasks_for(run, chunk, point=i)
     left = {}
     for t in tasks:
         left[t.point] = left.get(t.point, 0) + 1
@@ -380,7 +365,7 @@ def tournament(
         left[task.point] -= 1
         if left[task.point] == 0:
             (folder / "tables").mkdir(exist_ok=True)
-            atomic_write_json(_table_path(folder, task.point), _aggregate_to_json(merged[task.point]))
+            atomic_write_json(_table_path(folder, task.point), merged[task.point].to_dict())
             aggregates[task.point] = merged[task.point]
         if progress is not None:
             progress(agg.games)
@@ -400,9 +385,9 @@ def tournament(
 
 
 def _extra(spec: Any, player_file: str | None) -> tuple[Any, ...]:
-    from balance.runner import _player_file
+    from balance.playerfile import players_in_file
 
-    return _player_file(spec, player_file)
+    return players_in_file(spec, player_file)
 
 
 # --------------------------------------------------------------------------- HTML
@@ -410,9 +395,11 @@ def write_html(folder: Path, manifest: Mapping[str, Any], figures: Mapping[str, 
     """A self-contained page: ratings, the win-rate matrix, the seat effect."""
     import html
 
+    from balance import format as fmt
+
     def pct(cell: Mapping[str, Any]) -> str:
-        lo, hi = cell["ci95"]
-        return f"{100 * cell['rate']:.1f}% <small>({100 * lo:.1f}–{100 * hi:.1f}, n={cell['n']:,})</small>"
+        d = fmt.decimals(cell["rate"], *cell["ci95"])
+        return f"{fmt.percent(cell['rate'], d)} <small>({fmt.interval(cell['ci95'], d)}, n={cell['n']:,})</small>"
 
     labels = figures["players"]
     rows = []

@@ -13,8 +13,11 @@ import pytest
 
 from balance.errors import UserError
 from balance.game import Outcomes
-from balance.report import _rate_ci, findings, report, report_data
-from balance.runner import Aggregate, seatings_for
+from balance.aggregate import Aggregate
+from balance.format import percent_ci as _rate_ci
+from balance.report import report, report_data
+from balance.report.findings import findings
+from balance.seating import seatings_for
 from balance.sweep import sweep
 
 
@@ -187,6 +190,10 @@ def test_findings_in_plain_words():
         "rotate_seats": False, "end_reasons": ["win", "turn_cap"], "score_name": "score", "seed": 0,
         "games_per_point": 10_000, "axes": [{"name": "car_cost", "kind": "int", "values": [8, 10, 12]}],
         "points": [{"car_cost": 8}, {"car_cost": 10}, {"car_cost": 12}], "params": {"car_cost": 8},
+        "end_reason_info": [
+            {"name": "win", "meaning": "a seat won", "is_cap": False},
+            {"name": "turn_cap", "meaning": "the turn cap", "is_cap": True},
+        ],
     }
     aggs = {0: _agg(5620, 4380, 0), 1: _agg(5010, 4990, 0), 2: _agg(4500, 5190, 310)}
     data = report_data(manifest, aggs)

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from balance.cli import app
+from balance.cli.app import app
 from balance.cli.common import (
     BoardOpt,
     GameArg,
@@ -43,7 +43,10 @@ def sweep(
     seed: Annotated[int | None, typer.Option("--seed", help="Master seed; game g has the same seed at every point. Default 0.")] = None,
     board: BoardOpt = None,
     rotate_seats: Annotated[
-        bool | None, typer.Option("--rotate-seats/--no-rotate-seats", help="Play every seating equally often.")
+        bool | None, typer.Option(
+            "--rotate-seats/--no-rotate-seats",
+            help="Play every seating equally often (n distinct players: n! seatings, 720 for six).",
+        )
     ] = None,
     player_file: PlayerFileOpt = None,
     out: Annotated[str | None, typer.Option("--out", help="Run directory (default runs/<game>-<timestamp>).")] = None,
@@ -68,12 +71,12 @@ def sweep(
     ] = None,
     chunk: Annotated[int | None, typer.Option("--chunk", hidden=True, help="Games per task.")] = None,
     device: Annotated[
-        str | None, typer.Option("--device", help="cpu (default), or gpu: a CUDA GPU (Carnage; the same numbers).")
+        str | None, typer.Option("--device", help="cpu (default), or gpu: a CUDA GPU (games with a GPU kernel; the same numbers).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a grid of rule variants (same seeds at every point) and store the counts; see docs/sweeps.md."""
-    from balance.api import parse_param_assignments
+    from balance.runspec import parse_param_assignments
     from balance.sweep import command_line, finish, plan
 
     the_plan = plan(
@@ -128,21 +131,39 @@ def render_sweep(result: Any) -> None:
     m = result.manifest
     swept = [a["name"] for a in m["axes"] if len(a["values"]) > 1]
     rows = result.figures()
+    limit = 40
+    from balance.format import format_value
+
     table = Table(title="Win rate by seat (95% Wilson interval)", title_justify="left")
     for name in swept or ["point"]:
         table.add_column(name, justify="right")
-    for s, name in enumerate(m["players"]):
-        table.add_column(f"seat {s}" + ("" if m["rotate_seats"] else f" {name}"), justify="right")
-    table.add_column("no winner", justify="right")
-    table.add_column("median turns", justify="right")
-    limit = 40
-    from balance.sweep import format_value
-
-    for row in rows[:limit]:
-        keys = [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
-        cells = [pct(s["win_rate"], s["ci95"]) for s in row["seats"]]
-        nw = row["no_winner_rate"]
-        table.add_row(*keys, *cells, pct(nw["rate"], nw["ci95"]), str(row["turns"]["median"]))
+    if len(m["players"]) <= 4:  # a column per seat
+        for s, name in enumerate(m["players"]):
+            table.add_column(f"seat {s}" + ("" if m["rotate_seats"] else f" {name}"), justify="right")
+        table.add_column("no winner", justify="right")
+        table.add_column("median turns", justify="right")
+        for row in rows[:limit]:
+            keys = [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
+            cells = [pct(s["win_rate"], s["ci95"]) for s in row["seats"]]
+            nw = row["no_winner_rate"]
+            table.add_row(*keys, *cells, pct(nw["rate"], nw["ci95"]), str(row["turns"]["median"]))
+    else:  # five or six seats: a row per seat, so that no interval is cut in 80 columns
+        table.add_column("seat", justify="left")
+        table.add_column("win rate (95% CI)", justify="right")
+        table.add_column("median turns", justify="right")
+        for row in rows[:limit]:
+            keys = [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
+            nw = row["no_winner_rate"]
+            seats = [
+                (f"seat {s['seat']}" + ("" if m["rotate_seats"] else f" {s['player']}"), s["win_rate"], s["ci95"])
+                for s in row["seats"]
+            ]
+            for k, (label, rate, ci) in enumerate([*seats, ("no winner", nw["rate"], nw["ci95"])]):
+                first = k == 0
+                table.add_row(
+                    *(keys if first else [""] * len(keys)), label, pct(rate, ci),
+                    str(row["turns"]["median"]) if first else "", end_section=k == len(seats),
+                )
     con.print(table)
     if len(rows) > limit:
         con.print(f"… {len(rows) - limit:,} more points: see the report or balance.load('{result.out}')")

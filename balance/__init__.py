@@ -23,7 +23,7 @@ _LAZY = {
     "baseline": ("balance.check", "baseline"),
     "init": ("balance.config", "init"),
     "tournament": ("balance.tournament", "tournament"),
-    "RunResult": ("balance.runner", "RunResult"),
+    "RunResult": ("balance.play", "RunResult"),
     "RunSpec": ("balance.runspec", "RunSpec"),
     "UserError": ("balance.errors", "UserError"),
     "player": ("balance.playerfile", "player"),

@@ -31,7 +31,7 @@ from balance.check import baseline, check, update
 from balance.config import default_game, init
 from balance.errors import UserError
 from balance.report import report
-from balance.runner import RunResult, play
+from balance.play import RunResult, play
 from balance.runspec import DEFAULT_GAMES, DEFAULT_SEED, RunSpec, check_seed
 from balance.store import load
 from balance.sweep import sweep

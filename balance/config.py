@@ -213,9 +213,6 @@ class Config:
 
         return _resolve(get_game(self.game), self.params, self.where)
 
-    def targets_dict(self) -> dict[str, Any]:
-        return targets_to_dict(self.targets)
-
 
 # --------------------------------------------------------------------------- reading
 def find_config(

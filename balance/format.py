@@ -67,12 +67,6 @@ def percent_ci_cell(share: float, ci: Sequence[float]) -> str:
     return f"{number(share, d):>5}%  ({interval(ci, d)})"
 
 
-def percent_with_ci(share: float, ci: Sequence[float]) -> str:
-    """A share and its interval, every number with its ``%``: ``1.1% (1.0%–1.3%)``."""
-    d = decimals(share, *ci)
-    return f"{percent(share, d)} ({interval(ci, d, unit='%')})"
-
-
 def points(diff: float, digits: int | None = None, *, sign: bool = True) -> str:
     """A difference of shares in percentage points, without the unit: ``+4.8``."""
     return number(diff, digits, sign=sign)

@@ -382,7 +382,8 @@ def plan(
     :func:`balance.config.load_sweep`), then from the defaults.  Nothing is written.
     """
     from balance.config import default_game, load_sweep
-    from balance.runner import DEFAULT_CHUNK, GPU_CHUNK, check_gpu_run
+    from balance.play import check_gpu_run
+    from balance.runner import DEFAULT_CHUNK, GPU_CHUNK
     from balance.runspec import DEFAULT_GAMES, DEFAULT_SEED, check_device, check_games, check_seed
     from balance.seating import uneven_warning
     from balance.store import RunDir, file_sha256

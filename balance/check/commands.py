@@ -23,7 +23,7 @@ from balance.check.metrics import counts_of, metrics_of
 from balance.check.plan import CheckPlan, load_plans, plan_from_config
 from balance.config import Config, find_config, targets_to_dict
 from balance.errors import UserError
-from balance.runner import RunResult
+from balance.play import RunResult
 
 
 def _config(config: str | Path | Config | None, use_config: bool) -> Config | None:
@@ -36,7 +36,7 @@ def _play(
     scheduler: str | None,
     progress: Callable[[int], None] | None,
 ) -> RunResult:
-    from balance.runner import play
+    from balance.play import play
 
     return play(plan.run, threads=threads, scheduler=scheduler, progress=progress)
 
@@ -165,7 +165,6 @@ class BaselineCheck:
     comparisons: list[Comparison]
     targets: list[TargetResult]
     elapsed_s: float
-    baseline_version: str = ""
 
     @property
     def regressions(self) -> list[Comparison]:
@@ -311,7 +310,6 @@ def check(
                 comparisons=rows,
                 targets=targets,
                 elapsed_s=time.perf_counter() - start,
-                baseline_version=str(b.data.get("version", "")),
             )
         )
     return report

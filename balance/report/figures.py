@@ -321,10 +321,10 @@ def fig_cell_heat(heat: Mapping[str, Any], entry: Mapping[str, Any]) -> Any:
 
     grid = np.asarray(entry["per_game"], dtype=float)
     rows, cols = grid.shape
-    fig = _new_figure(10.0, max(3.0, min(8.0, 1.2 + 0.45 * rows)))
+    fig = _new_figure(10.0, max(3.0, min(9.0, 1.0 + 8.0 * rows / max(cols, 1))))
     ax = fig.add_subplot()
     ax.grid(False)
-    im = ax.imshow(grid, cmap="viridis", aspect="auto", origin="upper", vmin=0)
+    im = ax.imshow(grid, cmap="viridis", aspect="equal", origin="upper", vmin=0)  # square cells: the sheet's shape
     fig.colorbar(im, ax=ax, label="uses per game")
     if cols <= 30:
         ax.set_xticks(range(cols))

@@ -789,6 +789,9 @@ def run_plan(
         }
     )
     manifest = dict(manifest)
+    if "end_reason_info" not in manifest and manifest.get("end_reasons") == p.spec.end_reason_names:
+        # A run begun before the manifest recorded them: the game is here now, so record its caps.
+        manifest["end_reason_info"] = [r.to_dict() for r in p.spec.end_reasons]
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     manifest["complete"] = len(store.finished_points()) == p.n_points
     store.write_manifest(manifest)

@@ -81,11 +81,21 @@ def test_aggregate_heat_merges_by_addition_whatever_the_chunks(heatrace):
 def test_games_without_a_heatmap_are_unchanged(dicerace, tmp_path):
     agg = run("dicerace", games=500).aggregate
     assert agg.heat is None and "heat" not in agg.to_dict()
-    result = sweep("dicerace", params={"target": "10,20"}, games=500, out=tmp_path / "run")
+    result = sweep("dicerace", params={"target": "10,20", "max_turns": "9"}, games=500, out=tmp_path / "run")
     assert "heatmap" not in result.manifest
     # the end reasons with their meanings and caps: a report reads them without the game installed
     assert result.manifest["end_reason_info"] == [r.to_dict() for r in dicerace.end_reasons]
     assert [r["is_cap"] for r in result.manifest["end_reason_info"]] == [False, True]
+    # a run recorded before end_reason_info loads (no cap) and gains it when resumed
+    from balance.store import RunDir
+
+    store = RunDir(result.out)
+    old = store.read_manifest()
+    del old["end_reason_info"]
+    store.write_manifest(old)
+    assert not next(f for f in report(result.out).data["findings"] if f.get("end_reason") == "turn_limit")["cap_like"]
+    resumed = sweep("dicerace", params={"target": "10,20", "max_turns": "9"}, games=500, out=result.out, resume=True)
+    assert resumed.points_played == 0 and resumed.manifest["end_reason_info"] == result.manifest["end_reason_info"]
     assert "cell" not in load(result.out).columns
     res = report(result.out)
     assert "cell_heat" not in res.data

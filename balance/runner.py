@@ -19,10 +19,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from balance.aggregate import Aggregate
-from balance.runspec import RunSpec
+from balance.runspec import RunSpec, resolve_players
 from balance.seating import seatings_for
 
-__all__ = ["DEFAULT_CHUNK", "GPU_CHUNK", "Task", "execute", "run_task", "seatings_for", "split", "tasks_for"]
+# seatings_for and resolve_players are offered here too: what a hand-made batch needs.
+__all__ = [
+    "DEFAULT_CHUNK", "GPU_CHUNK", "Task", "execute", "resolve_players", "run_task", "seatings_for", "split",
+    "tasks_for",
+]
 
 DEFAULT_CHUNK = 1 << 17  # games per task: big enough to amortise the call, small for progress
 GPU_CHUNK = 1 << 22  # games per task on a GPU: one launch that fills every multiprocessor

@@ -197,19 +197,12 @@ class Resolved:
         return list(self.run.players or ())
 
 
-@functools.lru_cache(maxsize=256)
-def _resolve(run: RunSpec) -> Resolved:
+def resolve_players(spec: Any, names: Sequence[str], player_file: str | None) -> tuple[list[Any], list[int]]:
+    """Distinct seated players (in order of first seat) and, per seat, the index of
+    its player; a name may carry parameter values (``greedy:reserve=3``)."""
     from balance.playerfile import players_in_file
-    from balance.registry import get_game
 
-    check_games(run.games)
-    check_seed(run.seed)
-    spec = get_game(run.game)
-    rules = spec.resolve_params(dict(run.params))
-    names = list(run.players) if run.players is not None else list(spec.default_players)
-    if run.board is not None:
-        spec.board_for(run.board)  # refuse a bad board now, with its reason
-    extra = players_in_file(spec, run.player_file)
+    extra = players_in_file(spec, player_file)
     if not spec.min_players <= len(names) <= spec.max_players:
         raise UserError(
             f"{len(names)} players for {spec.name}; allowed: {spec.min_players} to {spec.max_players}"
@@ -221,6 +214,21 @@ def _resolve(run: RunSpec) -> Resolved:
         if seated not in strategies:
             strategies.append(seated)
         seat_index.append(strategies.index(seated))
+    return strategies, seat_index
+
+
+@functools.lru_cache(maxsize=256)
+def _resolve(run: RunSpec) -> Resolved:
+    from balance.registry import get_game
+
+    check_games(run.games)
+    check_seed(run.seed)
+    spec = get_game(run.game)
+    rules = spec.resolve_params(dict(run.params))
+    names = list(run.players) if run.players is not None else list(spec.default_players)
+    if run.board is not None:
+        spec.board_for(run.board)  # refuse a bad board now, with its reason
+    strategies, seat_index = resolve_players(spec, names, run.player_file)
     seatings = seatings_for(seat_index, run.rotate_seats)
     seatings.setflags(write=False)
     return Resolved(

@@ -14,7 +14,7 @@ game's ``EndReason.is_cap``); a run recorded before it was there has no cap.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -387,5 +387,3 @@ def findings(
     ctx = Context(data, manifest, aggregates or {})
     return [f for finding in FINDINGS for f in finding(ctx)]
 
-
-__all__: Sequence[str] = ("FINDINGS", "Context", "findings", "where")

@@ -22,7 +22,7 @@ _LAZY = {
     "load": ("balance.store", "load"),
     "baseline": ("balance.check", "baseline"),
     "init": ("balance.config", "init"),
-    "tournament": ("balance.tournament", "tournament"),
+    "tournament": ("balance.tournaments", "tournament"),
     "RunResult": ("balance.play", "RunResult"),
     "RunSpec": ("balance.runspec", "RunSpec"),
     "UserError": ("balance.errors", "UserError"),

@@ -10,7 +10,7 @@
 ``update(...)``        record every baseline again                      :mod:`balance.check`
 ``init(game)``         write a starter ``balance.toml``                 :mod:`balance.config`
 ``load(run_dir)``      a sweep's counts as a polars DataFrame           :mod:`balance.store`
-``tournament(...)``    players against each other, rated                :mod:`balance.tournament`
+``tournament(...)``    players against each other, rated                :mod:`balance.tournaments`
 =====================  ==============================================  ======================
 
 ``import balance`` offers ``balance.run``, ``balance.trace``, ``balance.baseline``,
@@ -35,7 +35,7 @@ from balance.play import RunResult, play
 from balance.runspec import DEFAULT_GAMES, DEFAULT_SEED, RunSpec, check_seed
 from balance.store import load
 from balance.sweep import sweep
-from balance.tournament import tournament
+from balance.tournaments import tournament
 
 __all__ = [
     "RunResult", "RunSpec", "baseline", "check", "default_game", "init", "load", "play", "report", "run",

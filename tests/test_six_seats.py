@@ -50,7 +50,7 @@ def test_every_seating_of_six_players_equally_often(dicerace):
 def test_tournament_tables_are_rotated_runs():
     """A tournament's match table (every order of its players) is the run of those
     players with seats rotated; a seat table, one player in every seat."""
-    from balance.tournament import tables_for
+    from balance.tournaments import tables_for
 
     for table in tables_for(["a", "b", "c", "d", "e", "f"], 6):
         by_seat = table.players if table.kind == "match" else table.players * 6

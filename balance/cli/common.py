@@ -135,6 +135,12 @@ class GameProgress:
             speed = task.speed
             self._progress.update(self._task, rate=f"{speed:,.0f} games/s" if speed else "")
 
+    def set_total(self, total: int) -> None:
+        """The number of games to play, once known (a resumed run plays fewer)."""
+        self.total = total
+        if self._progress is not None:
+            self._progress.update(self._task, total=total)
+
     def set_description(self, text: str) -> None:
         if self._progress is not None:
             self._progress.update(self._task, description=text)

@@ -318,13 +318,20 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
                 raise UserError(f"{where}: [game] {key}: no such file {file}")
             run[key] = file
     if run.get("players") is not None and run.get("player_file") is None:
+        from balance.game import split_player_text
+
         known = [p.name for p in spec.players]
         for n in run["players"]:
-            if n not in known:
+            name = split_player_text(n)[0]
+            if name not in known:
                 raise UserError(
-                    f"{where}: [game] players: unknown player {n!r} of {spec.name}{_suggest(n, known)}; "
+                    f"{where}: [game] players: unknown player {name!r} of {spec.name}{_suggest(name, known)}; "
                     f"allowed: {', '.join(known)}"
                 )
+            try:
+                spec.parse_player(n)
+            except UserError as exc:
+                raise UserError(f"{where}: [game] players: {exc}") from None
     if run.get("board") is not None:
         try:
             spec.load_board(run["board"])

@@ -25,6 +25,7 @@ store in :mod:`balance.store`; a sweep file is read by :func:`balance.config.loa
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import itertools
 import math
@@ -163,21 +164,26 @@ def expand_grid(axes: Sequence[Axis]) -> list[dict[str, Any]]:
     return [dict(zip(names, combo)) for combo in itertools.product(*(a.values for a in axes))]
 
 
-def build_axes(spec: Any, specs: Mapping[str, Any], max_points: int) -> list[Axis]:
-    """Parse every SPEC (string from the command line, or a TOML value) into an Axis."""
+def build_axes(spec: Any, specs: Mapping[str, Any], max_points: int, seated: Sequence[Any] = ()) -> list[Axis]:
+    """Parse every SPEC (string from the command line, or a TOML value) into an Axis.
+
+    A name ``PLAYER.KEY`` sweeps parameter KEY of player PLAYER, for every seat
+    that PLAYER plays (``seated``: the seated players, balance.game.Player)."""
     axes: list[Axis] = []
     for name, value in specs.items():
-        param = spec.param(name)
+        param = player_param(spec, name, seated) if "." in name else spec.param(name)
         if isinstance(value, str):
             values = parse_spec(param, value, max_points)
         elif isinstance(value, (list, tuple)):
             if not value:
                 raise UserError(f"parameter {name}: an empty list of values")
-            values = [param.parse(v) if isinstance(v, str) and param.kind != "choice" else param.validate(v) for v in value]
+            values = [param.coerce(v) for v in value]
             if len(set(map(repr, values))) != len(values):
                 raise UserError(f"parameter {name}: a value given twice in {value!r}")
         else:
             values = [param.validate(value)]
+        if "." in name:
+            param = dataclasses.replace(param, name=name)
         axes.append(Axis(name, param.kind, tuple(values), format_spec(param, values)))
     total = math.prod(len(a.values) for a in axes) if axes else 1
     if total > max_points:
@@ -189,6 +195,36 @@ def build_axes(spec: Any, specs: Mapping[str, Any], max_points: int) -> list[Axi
     return axes
 
 
+def player_param(spec: Any, name: str, seated: Sequence[Any]) -> Param:
+    """The parameter ``PLAYER.KEY`` names: PLAYER must be seated, with one set of
+    values in every seat it plays (the sweep sets KEY in all of them)."""
+    player, _, key = name.partition(".")
+    if not player or not key:
+        raise UserError(f"--param {name}: expected a rule parameter or PLAYER.KEY")
+    here = [p for p in seated if p.name == player]
+    if not here:
+        names = ", ".join(dict.fromkeys(p.name for p in seated))
+        raise UserError(f"--param {name}: player {player!r} is not seated (players: {names})")
+    if len(set(here)) > 1:
+        labels = ", ".join(dict.fromkeys(p.label for p in here))
+        raise UserError(f"--param {name}: {player} sits with different values ({labels}); a sweep sets {key} in every seat")
+    return here[0].info.param(key)
+
+
+def players_at(names: Sequence[str], point: Mapping[str, Any], spec: Any, extra: Sequence[Any] = ()) -> tuple[str, ...]:
+    """The players by seat with a point's ``PLAYER.KEY`` values applied."""
+    out = []
+    for text in names:
+        seated = spec.parse_player(text, extra)
+        values = {k: v for k, v in seated.values}
+        for key, value in point.items():
+            player, dot, param = key.partition(".")
+            if dot and player == seated.name:
+                values[param] = value
+        out.append(type(seated).of(seated.info, values).label)
+    return tuple(out)
+
+
 # --------------------------------------------------------------------------- plan
 @dataclass
 class SweepPlan:
@@ -196,7 +232,8 @@ class SweepPlan:
 
     ``run`` is what every point plays (players by seat, seed, games per point,
     seat rotation, board and player file as absolute paths); point ``i`` plays it
-    under the rules ``params[i]`` (:meth:`point_run`).
+    under the rules ``params[i]``, its players' ``PLAYER.KEY`` values applied
+    (:meth:`point_run`).
     """
 
     spec: Any
@@ -228,8 +265,14 @@ class SweepPlan:
         return self.spec.name
 
     def point_run(self, i: int) -> RunSpec:
-        """What point ``i`` plays."""
-        return self.run.with_params(self.params[i])
+        """What point ``i`` plays: its rules, and its players' swept values."""
+        run = self.run.with_params(self.params[i])
+        if any("." in name for name in self.points[i]):
+            from balance.playerfile import players_in_file
+
+            extra = players_in_file(self.spec, self.run.player_file)
+            run = run.replace(players=players_at(self.run.players or (), self.points[i], self.spec, extra))
+        return run
 
     # The run's fields under the names a sweep has always used.
     @property
@@ -427,18 +470,20 @@ def plan(
     from balance.registry import get_game
 
     spec = get_game(game_name)
-    axes = build_axes(spec, specs, max_points)
+    base = RunSpec.of(
+        spec.name, players=players, seed=seed, games=games, rotate_seats=rotate_seats, board=board, player_file=player_file,
+    )
+    seated = RunSpec.of(spec.name, players=players, player_file=player_file, games=1).resolved().strategies
+    axes = build_axes(spec, specs, max_points, seated)
     points = expand_grid(axes)
-    first = RunSpec.of(
-        spec.name, params=points[0], players=players, seed=seed, games=games, rotate_seats=rotate_seats,
-        board=board, player_file=player_file,
-    ).resolved()
+    rules_of = [{k: v for k, v in point.items() if "." not in k} for point in points]
+    first = base.replace(params=tuple(rules_of[0].items())).resolved()
     if device == "gpu":
         check_gpu_run(spec, scheduler, player_file)
     all_params = []
-    for point in points:
+    for point, rules in zip(points, rules_of):
         try:
-            all_params.append(spec.resolve_params({**first.rules, **point}))
+            all_params.append(spec.resolve_params({**first.rules, **rules}))
         except UserError as exc:
             where = ", ".join(f"{k}={format_value(v)}" for k, v in point.items())
             raise UserError(f"point {where}: {exc}") from None

@@ -133,6 +133,13 @@ def play(
     warning = uneven_warning(run.games, r.seatings.shape[0])
     if run.rotate_seats and warning:
         extra["warning"] = warning
+    seat_players = [r.strategies[k].label for k in r.seat_index]
+    if not run.rotate_seats and len(set(seat_players)) > 1:
+        extra["seat_note"] = (
+            f"the seats hold different players ({', '.join(seat_players)}) and do not rotate: the win rate by seat "
+            "mixes each seat's edge with its player's strength (--rotate-seats, or one player in every seat, "
+            "separates them)"
+        )
     return RunResult(
         run=r.run,
         strategies=r.labels,

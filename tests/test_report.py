@@ -240,7 +240,7 @@ def test_each_finding_is_a_function_of_the_data():
     assert [f["kind"] for f in F.along_axes(ctx)] == ["trend", "trend", "length"]
     # the report's findings are the list run in order
     assert F.findings(data, manifest, aggs) == data["findings"]
-    assert [f.__name__ for f in F.FINDINGS][:3] == ["incomplete", "seats_keep_players", "precision"]
+    assert [f.__name__ for f in F.FINDINGS][:4] == ["incomplete", "measured_with", "seats_keep_players", "precision"]
 
 
 def test_caps_come_from_the_manifest_and_old_runs_have_none():

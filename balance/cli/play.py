@@ -94,6 +94,8 @@ def render_run(data: dict[str, Any]) -> None:
     nw = data["no_winner_rate"]
     seats.add_row("–", "no winner", f"{data['no_winner']:,}", pct(nw["rate"], nw["ci95"]))
     con.print(seats)
+    if data.get("seat_note"):
+        con.print(f"[yellow]note:[/yellow] {data['seat_note']}")
     if len(data["strategies"]) > 1 or data["rotate_seats"]:
         strat = Table(title="Win rate by player (games it took part in)", title_justify="left")
         for col in ("player", "games", "wins", "win rate (95% CI)"):

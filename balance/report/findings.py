@@ -83,6 +83,27 @@ def incomplete(ctx: Context) -> list[Finding]:
     ]
 
 
+def measured_with(ctx: Context) -> list[Finding]:
+    """The players every figure of the report holds for."""
+    m = ctx.manifest
+    players = list(m["players"])
+    if len(set(players)) == 1:
+        how = f"{players[0]} in every seat"
+    else:
+        how = ", ".join(f"{p} (seat {s})" for s, p in enumerate(players)) if not m["rotate_seats"] else (
+            ", ".join(dict.fromkeys(players)) + ", seats rotated"
+        )
+    return [
+        {
+            "kind": "players",
+            "text": f"Measured with {how}: every finding below holds for these players; stronger or different "
+            "players can change it (balance tournament compares players).",
+            "players": players,
+            "rotate_seats": bool(m["rotate_seats"]),
+        }
+    ]
+
+
 def seats_keep_players(ctx: Context) -> list[Finding]:
     """Different players in fixed seats: a seat's rate mixes seat and player."""
     m = ctx.manifest
@@ -368,6 +389,7 @@ def no_winner(ctx: Context) -> list[Finding]:
 
 FINDINGS: tuple[Callable[[Context], list[Finding]], ...] = (
     incomplete,
+    measured_with,
     seats_keep_players,
     precision,
     fairness,

@@ -866,25 +866,112 @@ def sweep(
     png: str | None = None,
     progress: Callable[[int], None] | None = None,
     device: str | None = None,
+    player_sets: Sequence[str] | None = None,
 ) -> SweepResult:
     """Play a grid of rule variants and store it (see :func:`plan` for the arguments).
 
     ``params`` maps a parameter name to a SPEC (``"8..14"``, ``"8,10"``), a list of
     values or one value.  Returns a :class:`SweepResult`; with ``report`` the HTML
-    report (and its JSON twin) is written too.
+    report (and its JSON twin) is written too.  ``player_sets`` (several player
+    lists, ``["greedy,greedy", "mc,mc"]``) plays the same grid once per list
+    (:func:`sweep_set`).
 
-    >>> import balance
-    >>> from balance.api import sweep, load
-    >>> r = sweep("GAME", params={"NAME": "8..14"}, games=100_000)  # doctest: +SKIP
-    >>> load(r.out)                                                # doctest: +SKIP
+    >>> from balance.api import sweep
+    >>> r = sweep("GAME", params={"car_cost": "8..14"}, games=100_000)  # doctest: +SKIP
+    >>> balance.load(r.out)                                             # doctest: +SKIP
     """
-    p = plan(
-        game, params=params, games=games, players=players, seed=seed, board=board,
-        rotate_seats=rotate_seats, player_file=player_file, out=out, resume=resume,
-        keep_games=keep_games, max_points=max_points, threads=threads, scheduler=scheduler,
-        chunk=chunk, config=config, report=report, png=png, device=device,
+    kwargs = dict(
+        params=params, games=games, seed=seed, board=board, rotate_seats=rotate_seats, player_file=player_file,
+        keep_games=keep_games, max_points=max_points, threads=threads, scheduler=scheduler, chunk=chunk,
+        config=config, device=device,
     )
+    if player_sets is not None and len(player_sets) > 1:
+        return sweep_set(game, player_sets, out=out, resume=resume, report=report, png=png, progress=progress, **kwargs)
+    if player_sets:
+        players = player_sets[0]
+    p = plan(game, players=players, out=out, resume=resume, report=report, png=png, **kwargs)
     return finish(p, progress=progress)
+
+
+SET_MANIFEST = "sweep-set.json"
+
+
+def set_plans(
+    game: str | None,
+    player_sets: Sequence[str],
+    *,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    command: str | None = None,
+    **kwargs: Any,
+) -> tuple[Path, list[SweepPlan]]:
+    """One plan per player list, each in ``OUT/players-<i>``; every plan is
+    validated before anything is written."""
+    if len(set(player_sets)) != len(player_sets):
+        raise UserError("--players: the same player list given twice")
+    folder = Path(out) if out is not None else _default_out(game or "sweep")
+    if folder.exists() and not resume and any(folder.iterdir()):
+        raise UserError(f"--out {folder}: already holds a run; add --resume to continue it, or choose another --out")
+    plans = [
+        plan(game, players=text, out=folder / f"players-{i}", resume=resume, command=command, **kwargs)
+        for i, text in enumerate(player_sets)
+    ]
+    counts = {len(p.players) for p in plans}
+    if len(counts) > 1:
+        raise UserError("--players: every player list of a sweep needs the same number of seats")
+    return folder, plans
+
+
+def write_set_manifest(folder: Path, plans: Sequence[SweepPlan], command: str | None) -> None:
+    """``OUT/sweep-set.json``: which player list each sub-run plays."""
+    from balance.store import atomic_write_json
+
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(
+        folder / SET_MANIFEST,
+        {
+            "kind": "sweep-set",
+            "game": plans[0].game,
+            "players": [list(p.players) for p in plans],
+            "runs": [p.out.name for p in plans],
+            "command": command or plans[0].command,
+        },
+    )
+
+
+def sweep_set(
+    game: str | None,
+    player_sets: Sequence[str],
+    *,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    report: str | None = None,
+    png: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    command: str | None = None,
+    **kwargs: Any,
+) -> SweepResult:
+    """The same grid played by each list of players (common random numbers across
+    lists too), stored side by side in ``OUT/players-<i>``; the report compares
+    them and says where a finding changes sign between players."""
+    folder, plans = set_plans(game, player_sets, out=out, resume=resume, command=command, **kwargs)
+    write_set_manifest(folder, plans, command)
+    results = [run_plan(p, progress=progress) for p in plans]
+    total = SweepResult(
+        folder,
+        {"kind": "sweep-set", "runs": [r.manifest for r in results]},
+        {},
+        sum(r.points_played for r in results),
+        sum(r.games_played for r in results),
+        sum(r.elapsed_s for r in results),
+    )
+    if report or png:
+        from balance.report import report as write_report
+
+        written = write_report(folder, report, png=png)
+        total.report = written.html if report else None
+        total.png = written.png
+    return total
 
 
 def finish(

@@ -15,7 +15,6 @@ from balance.cli.common import (
     GameProgress,
     JsonOpt,
     PlayerFileOpt,
-    PlayersOpt,
     parse_count,
     pct,
     print_json,
@@ -39,7 +38,14 @@ def sweep(
     games: Annotated[
         str | None, typer.Option("--games", "-n", help="Games per point (1e6, 250k, 1_000_000). Default 1000000.")
     ] = None,
-    players: PlayersOpt = None,
+    players: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--players",
+            help="Comma-separated players by seat (greedy,fleet); repeat it to play the grid once per list "
+            "and compare them (--players greedy,greedy --players mc,mc).",
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Master seed; game g has the same seed at every point. Default 0.")] = None,
     board: BoardOpt = None,
     rotate_seats: Annotated[
@@ -79,11 +85,21 @@ def sweep(
     from balance.runspec import parse_param_assignments
     from balance.sweep import command_line, finish, plan
 
+    if players is not None and len(players) > 1:
+        return sweep_lists(
+            game, players, dict(
+                params=parse_param_assignments(param or []),
+                games=parse_count(games) if games is not None else None,
+                seed=seed, board=board, rotate_seats=rotate_seats, player_file=player_file, keep_games=keep_games,
+                max_points=max_points, threads=threads, scheduler=scheduler, chunk=chunk, config=config,
+                device=device,
+            ), out, resume, report, png, dry_run, as_json,
+        )
     the_plan = plan(
         game,
         params=parse_param_assignments(param or []),
         games=parse_count(games) if games is not None else None,
-        players=players,
+        players=players[0] if players else None,
         seed=seed,
         board=board,
         rotate_seats=rotate_seats,
@@ -122,6 +138,47 @@ def sweep(
         print_json(result.to_dict())
     else:
         render_sweep(result)
+
+
+def sweep_lists(
+    game: str | None, lists: list[str], kwargs: dict[str, Any], out: str | None, resume: bool,
+    report: str | None, png: str | None, dry_run: bool, as_json: bool,
+) -> None:
+    """``--players`` given several times: the same grid for each list, one report comparing them."""
+    from balance.sweep import command_line, finish, set_plans, write_set_manifest
+
+    command = command_line() if "sweep" in sys.argv[1:] else None
+    folder, plans = set_plans(game, lists, out=out, resume=resume, command=command, **kwargs)
+    if dry_run:
+        if as_json:
+            print_json({"dry_run": True, "out": str(folder), "runs": [p.to_dict() for p in plans]})
+        else:
+            for p in plans:
+                stdout_console().print("\n".join(p.describe()), markup=False)
+        return
+    write_set_manifest(folder, plans, command)
+    results = []
+    total = sum(p.pending_games for p in plans)
+    with GameProgress(total, f"{plans[0].game}: players 1/{len(plans)}") as bar:
+        for i, p in enumerate(plans):
+            bar.set_description(f"{p.game}: players {i + 1}/{len(plans)} ({', '.join(p.players)})")
+            results.append(finish(p, progress=bar))
+    written = None
+    if report or png:
+        from balance.report import report as write_report
+
+        written = write_report(folder, report, png=png)
+    if as_json:
+        print_json({"out": str(folder), "runs": [r.to_dict() for r in results],
+                    "report": str(written.html) if written and report else None})
+        return
+    for p, r in zip(plans, results):
+        stdout_console().print(f"players {', '.join(p.players)}:", markup=False)
+        render_sweep(r)
+    if written is not None:
+        for f in written.data["between_players"]:
+            stdout_console().print(f"- {f['text']}", markup=False, soft_wrap=True)
+        stdout_console().print(f"report: {written.html}", markup=False)
 
 
 def render_sweep(result: Any) -> None:

@@ -107,10 +107,51 @@ def _rules_table(data: Mapping[str, Any]) -> str:
     )
 
 
-def render_html(data: Mapping[str, Any], figures: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -> str:
-    run = data["run"]
+def title_of(data: Mapping[str, Any]) -> str:
     swept = data["swept"]
-    title = f"{data['title']}: sweep of {', '.join(swept)}" if swept else f"{data['title']}: one rule set"
+    return f"{data['title']}: sweep of {', '.join(swept)}" if swept else f"{data['title']}: one rule set"
+
+
+def _head(title: str) -> list[str]:
+    return [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title>",
+        f"<style>{_CSS}</style></head><body><main>",
+    ]
+
+
+def render_html(data: Mapping[str, Any], figures: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -> str:
+    parts = _head(title_of(data)) + render_body(data, figures, manifest)
+    parts.append("</main></body></html>\n")
+    return "\n".join(parts)
+
+
+def render_set_html(
+    title: str,
+    lede: str,
+    between: Sequence[Mapping[str, Any]],
+    runs: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]], Mapping[str, Any]]],
+) -> str:
+    """One page for a sweep played by several player lists: what changes between
+    them, then each list's whole report (its ids prefixed so they stay unique)."""
+    parts = _head(title)
+    parts.append(f'<header><h1>{_e(title)}</h1><p class="lede">{_e(lede)}</p></header>')
+    parts.append('<section id="between-players"><h2>Between players</h2><ul class="findings">')
+    parts += [f'<li class="{_e(f["kind"])}">{_e(f["text"])}</li>' for f in between]
+    parts.append("</ul></section>")
+    for i, (label, data, figures, manifest) in enumerate(runs):
+        body = "\n".join(render_body(data, figures, manifest))
+        body = body.replace(' id="', f' id="r{i}-').replace("<h1>", "<h2>").replace("</h1>", "</h2>")
+        parts.append(f'<section class="players-run" id="players-{i}"><h2>Players: {_e(label)}</h2>{body}</section>')
+    parts.append("</main></body></html>\n")
+    return "\n".join(parts)
+
+
+def render_body(data: Mapping[str, Any], figures: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -> list[str]:
+    run = data["run"]
+    title = title_of(data)
     players = ", ".join(run["players"]) + (" (seats rotated)" if run["rotate_seats"] else "")
     lede = (
         f"{data['points_finished']:,} point{'s' if data['points_finished'] != 1 else ''} × "
@@ -118,11 +159,6 @@ def render_html(data: Mapping[str, Any], figures: Sequence[Mapping[str, Any]], m
         "Every figure carries its 95% interval; the same games (seeds) are played at every point."
     )
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
-        f"<style>{_CSS}</style></head><body><main>",
         f"<header><h1>{_e(title)}</h1><p class=\"lede\">{_e(lede)}</p></header>",
         '<section id="findings"><h2>Findings</h2><ul class="findings">',
     ]
@@ -164,5 +200,4 @@ def render_html(data: Mapping[str, Any], figures: Sequence[Mapping[str, Any]], m
         + (f" · board sha256 {_e(run['board_sha256'][:12])}" if run.get("board_sha256") else "")
         + ". Same command, same numbers: game g uses the random stream of (seed, g) at every point.</p></footer>"
     )
-    parts.append("</main></body></html>\n")
-    return "\n".join(parts)
+    return parts

@@ -43,6 +43,8 @@ def report(
     run = Path(run_dir)
     if not run.is_dir():
         raise UserError(f"{run_dir}: no such directory; give a run directory written by 'balance sweep'")
+    if (run / "sweep-set.json").is_file():
+        return report_set(run, out, png=png, band=band)
     out_path = Path(out) if out is not None else run / "report.html"
     if out_path.is_dir():
         raise UserError(f"-o {out}: is a directory; give a file name such as report.html")
@@ -86,3 +88,64 @@ def _finite(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_finite(v) for v in value]
     return value
+
+
+def report_set(
+    folder: Path,
+    out: str | os.PathLike[str] | None = None,
+    *,
+    png: str | os.PathLike[str] | None = None,
+    band: tuple[float, float] | None = None,
+) -> ReportResult:
+    """The report of one sweep played by several player lists: where a finding
+    changes sign between players (:mod:`balance.report.compare`), then each
+    list's report on the same page."""
+    from balance.report.compare import between_players
+    from balance.report.page import render_set_html
+    from balance.store import atomic_write_bytes, json_default, open_run
+
+    meta = json.loads((folder / "sweep-set.json").read_text(encoding="utf-8"))
+    out_path = Path(out) if out is not None else folder / "report.html"
+    if out_path.is_dir():
+        raise UserError(f"-o {out}: is a directory; give a file name such as report.html")
+    labels = [", ".join(p) for p in meta["players"]]
+    runs, datas = [], []
+    for i, (label, name) in enumerate(zip(labels, meta["runs"])):
+        manifest, aggregates = open_run(folder / name)
+        if not aggregates:
+            raise UserError(f"{folder / name}: no finished point yet; run or resume the sweep first")
+        data = report_data(manifest, aggregates, band)
+        figures = build_figures(data, manifest)
+        for k, f in enumerate(figures):
+            f["svg"] = svg_inline(f["figure"], f"r{i}f{k}", f["title"])
+        runs.append((label, data, figures, manifest))
+        datas.append(data)
+    between = between_players(labels, datas)
+    title = f"{datas[0]['title']}: the same sweep with {len(labels)} player lists"
+    lede = (
+        "Players: " + "; ".join(labels) + ". Every list plays the same games (seeds) at every point, so differences "
+        "between lists are the players', not the dice's. Every figure carries its 95% interval."
+    )
+    page = render_set_html(title, lede, between, runs)
+    twin = {
+        "kind": "sweep-set",
+        "title": title,
+        "players": meta["players"],
+        "between_players": between,
+        "findings": between,
+        "runs": [dict(d, figures=[{"id": f["id"], "title": f["title"]} for f in r[2]]) for d, r in zip(datas, runs)],
+    }
+    json_path = out_path.with_suffix(".json")
+    atomic_write_bytes(out_path, page.encode("utf-8"))
+    atomic_write_bytes(json_path, (json.dumps(_finite(twin), indent=1, default=json_default) + "\n").encode("utf-8"))
+    png_path = None
+    if png is not None:
+        import matplotlib
+
+        png_path = Path(png)
+        buf = io.BytesIO()
+        main_figure = runs[0][2][0]["figure"]
+        with matplotlib.rc_context(_RC):
+            main_figure.savefig(buf, format="png", dpi=150, metadata={"Software": None})
+        atomic_write_bytes(png_path, buf.getvalue())
+    return ReportResult(out_path, json_path, png_path, twin)

@@ -262,7 +262,7 @@ def play_game(state, seating, player_params, seed, game, record):
     search workspace), every seat is a heuristic: the game is played as a
     playout to its end, which asks the heuristics directly, without the
     switch's branch to the search player (that branch in the loop of every
-    decision measured 2% of Carnage's games/s); the same decisions."""
+    decision measured 2% of the flagship game's games/s); the same decisions."""
     st = unmanaged(state)
     reset_game(st, seating, player_params, seed, game, record)
     if BUILTIN_DECIDE and st[SCRATCH_AT] == 0:

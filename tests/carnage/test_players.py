@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
-from balance.plugins import load_player_file
+from balance.playerfile import load_player_file
 from sims.carnage import SPEC
 from tests.carnage.referee import referee
 

@@ -1,9 +1,14 @@
 """Carnage's trace: the kernel's rows as the event dicts of issue 2's schema.
 
-``setup`` (with the board and the start money), two setup ``spawn`` events,
-then per turn ``turn``, the actions (``buy``, ``drop``, ``move``, ``take``,
+``setup`` (with the board and the start money), one ``hq`` event per seat in
+seat order (where its HQ and first car are), two setup ``spawn`` events, then
+per turn ``turn``, the actions (``buy``, ``drop``, ``move``, ``take``,
 ``spawn``), ``spawn`` (turn end), ``upkeep``, ``lose``, and ``end`` last with
 the final money, deliveries and cars.  Commuter lists are sorted token ids.
+
+``setup.board.hq`` lists the HQ site of each seat under ``hq = fixed`` and
+every site of the board under ``chosen`` and ``anywhere`` (the sites a seat
+may choose from, and those the kernel falls back on).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from sims.carnage.state import (
     EV_BUY,
     EV_DROP,
     EV_END,
+    EV_HQ,
     EV_LOSE,
     EV_MOVE,
     EV_SPAWN,
@@ -35,21 +41,36 @@ def _ids(mask: int) -> list[int]:
     return [k for k in range(64) if mask >> k & 1]
 
 
+def start_money(params: dict[str, Any], n_seats: int) -> list[int]:
+    """Each seat's start money: ``start_money``, dealt in seat order from a bank
+    of ``bank_money`` tokens when that is above 0 (a seat gets what is left)."""
+    start = int(params["start_money"])
+    bank = int(params.get("bank_money", 0))
+    if bank <= 0:
+        return [start] * n_seats
+    out = []
+    for _ in range(n_seats):
+        out.append(min(start, bank))
+        bank -= out[-1]
+    return out
+
+
 def decode(ctx: TraceContext) -> list[dict[str, Any]]:
     """The events of one traced game (setup first, end last)."""
     st = ctx.st
     board = ctx.board
     n_seats = ctx.n_seats
     reasons = ctx.spec.end_reason_names
+    sites = board.hq_streets if ctx.params.get("hq", "fixed") != "fixed" else board.hq_streets[:n_seats]
     out: list[dict[str, Any]] = [
         ctx.setup(
             board={
                 "nodes": list(board.names),
                 "adjacency": [list(a) for a in board.adjacency],
-                "hq": [int(s) for s in board.hq_streets[:n_seats]],
+                "hq": [int(s) for s in sites],
                 "spawn_cards": [list(c) for c in board.spawn_cards],
             },
-            money=[int(ctx.params["start_money"])] * n_seats,
+            money=start_money(ctx.params, n_seats),
         )
     ]
     for row in ctx.rows.tolist():
@@ -69,6 +90,8 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
                     origin=int(st[CARDS + 2 * d]),
                     dest=int(st[CARDS + 2 * d + 1]),
                 )
+        elif kind == EV_HQ:
+            ev = {"type": "hq", "turn": turn, "seat": a, "street": b}
         elif kind == EV_TURN:
             ev = {"type": "turn", "turn": turn, "seat": a}
         elif kind == EV_BUY:

@@ -5,20 +5,27 @@ Every rule lives here once; simulation, traces, hand-built positions and the
 search player's playouts run the same code (recording on or off).  The state
 layout is state.py's.
 
-A turn, as :func:`advance` and :func:`apply` play it::
+The setup, as :func:`advance` and :func:`apply` play it: the start money
+dealt (from the bank when ``bank_money`` limits it), then each seat's HQ and
+first car in seat order (``hq = fixed``: the board's site of the seat; ``chosen``
+and ``anywhere``: the seat's answer to KIND_HQ), then two spawns.
+
+A turn::
 
     turn event -> stuck? (lose, then the end-of-turn checks)
-    for each car owned at the start of the turn, in fleet order:
-        offer a buy (KIND_BUY); then the car's actions, one decision
+    while a car owned at the start of the turn may still act:
+        offer a buy (KIND_BUY); choose the car that acts next (KIND_ORDER,
+        asked when two or more may); then its actions, one decision
         (KIND_CAR) at a time: drop / take / move, each at most once, in any
-        order; a drop's spawn rolls come right after it
+        order, until it is done; a drop's spawn rolls come right after it
     offer a buy -> turn_end spawn roll -> upkeep -> bankrupt? (lose)
     end-of-turn checks: last standing, gridlock, turn limit
 
-The turn's progress lives in the state (PHASE, CAR, OFFERING, N_START), never
-in Python locals across a decision, so a search may copy the state in the
-middle of a turn and play on from there.  An illegal answer ends the car's
-actions (after a buy offer: no buy), so no player can break a rule.
+The turn's progress lives in the state (PHASE, CAR, OFFERING, N_START,
+FINISHED), never in Python locals across a decision, so a search may copy the
+state in the middle of a turn and play on from there.  An illegal answer ends
+the car's actions (after a buy offer: no buy; choosing a car or an HQ: the
+decision's subject, the kernel's own choice), so no player can break a rule.
 
 Nothing is allocated per game or per turn; constants passed to compiled calls
 are numpy scalars (numba types an int global as a literal and would compile
@@ -36,7 +43,9 @@ from numba import njit
 
 from balance.engine import compile_kernel
 from balance.state import (
+    DECIDER,
     DECISION,
+    SUBJECT,
     END_REASON,
     N_SEATS,
     RECORD,
@@ -51,11 +60,15 @@ from balance.state import (
 )
 from sims.carnage import players
 from sims.carnage.params import (
+    HQ_FIXED,
+    P_BANK_MONEY,
     P_CAR_CAPACITY,
     P_CAR_COST,
     P_COMMUTER_TOKENS,
     P_FARE_PER_BLOCK,
     P_GRIDLOCK_LIMIT,
+    P_GRIDLOCK_TURNS,
+    P_HQ,
     P_MAX_TURNS,
     P_SPAWN_ON_DROP,
     P_SPAWN_ON_TURN_END,
@@ -69,7 +82,9 @@ from sims.carnage.state import (
     ACT_DROP,
     ACT_MOVE,
     ACT_TAKE,
+    ACT_TAKE_RANKS,
     ALIVE,
+    BANK,
     CAR,
     CAR_BOUGHT,
     CAR_LOAD,
@@ -83,34 +98,44 @@ from sims.carnage.state import (
     EV_BUY,
     EV_DROP,
     EV_END,
+    EV_HQ,
     EV_LOSE,
     EV_MOVE,
     EV_SPAWN,
     EV_TAKE,
     EV_TURN,
     EV_UPKEEP,
+    FINISHED,
     HQ,
+    HQ_SEAT,
     KIND_BUY,
     KIND_CAR,
+    KIND_HQ,
+    KIND_ORDER,
     LOSE_BANKRUPT,
     LOSE_STUCK,
     MAX_CAPACITY,
     MAX_CARS,
+    MAX_NEIGHBOURS,
     MAX_PLAYERS,
+    MAX_RANKS,
     MAX_TOKENS,
     MONEY,
     N_ALIVE,
     N_CARDS,
     N_CARS,
     N_FREE,
+    N_SITES,
     N_START,
     N_STREETS,
     N_WAITING,
+    NO_CAR,
     OFFERING,
     PARAMS,
     PASSENGERS,
     PHASE,
     PHASE_ACT,
+    PHASE_HQ,
     PHASE_SETUP,
     PHASE_TURN,
     STREAK,
@@ -129,17 +154,26 @@ from sims.carnage.state import (
     USED_TAKE,
     WAITING,
     can_buy,
+    can_choose_hq,
     can_drop,
     can_move,
     can_take,
+    can_take_ranks,
     car_can_move_now,
     dist,
     has_option,
+    hq_site,
+    may_act,
     n_neighbours,
     neighbour,
+    street_car,
+    street_waiting,
 )
 
 NO_WINNER = np.int64(-1)
+TAKE_ALL = np.int64(-1)  # _take: fill the free seats in rank order
+TAKE_FIRST = np.int64(1)  # ranks mask: the first commuter of the take order only
+MENU_HQ = 8  # HQ streets the search compares
 D6 = np.int64(6)
 CARDS_IN_DECK = np.int64(N_CARDS)
 
@@ -201,32 +235,76 @@ def _spawn(st, cause, chance):
 @njit(cache=True)
 def empty_city(st):
     """The table before setup: no car on the board, every commuter token free,
-    each seat in the game with its start money (the rest of the dynamic span is
-    zero).  Hand-built positions start from here too."""
+    each seat in the game with its start money (dealt from the bank in seat
+    order when ``bank_money`` limits it: a seat gets what is left when the bank
+    runs short) and the board's HQ site of its seat (the rest of the dynamic
+    span is zero).  Hand-built positions start from here too."""
     n_seats = st[N_SEATS]
     st[CAR_STREET : CAR_STREET + MAX_PLAYERS * MAX_CARS] = -1
     at = st[STREET_CAR_AT]
     st[at : at + st[N_STREETS]] = -1
     st[N_ALIVE] = n_seats
     st[N_FREE] = st[PARAMS + P_COMMUTER_TOKENS]
+    st[BANK] = st[PARAMS + P_BANK_MONEY]
     for seat in range(n_seats):
-        st[MONEY + seat] = st[PARAMS + P_START_MONEY]
+        money = st[PARAMS + P_START_MONEY]
+        if st[PARAMS + P_BANK_MONEY] > 0:
+            money = min(money, st[BANK])
+            st[BANK] -= money
+        st[MONEY + seat] = money
         st[ALIVE + seat] = 1
+        st[HQ + seat] = hq_site(st, seat)
+    st[CAR] = NO_CAR
+    st[PHASE] = PHASE_TURN
+
+
+@njit(cache=True)
+def _place_hq(st, seat, street):
+    """The seat's HQ is ``street``; its first car stands there."""
+    st[HQ + seat] = street
+    st[CAR_STREET + seat * MAX_CARS] = street
+    st[CAR_BOUGHT + seat * MAX_CARS] = 0
+    st[st[STREET_CAR_AT] + street] = seat * MAX_CARS
+    st[N_CARS + seat] = 1
+    if st[RECORD]:
+        at = event(st, EV_HQ)
+        st[at + 2] = seat
+        st[at + 3] = street
+
+
+@njit(cache=True)
+def _hq_fallback(st):
+    """The street an illegal HQ answer gets: the first board site still free."""
+    for i in range(st[N_SITES]):
+        street = hq_site(st, i)
+        if street_car(st, street) < 0:
+            return street
+    for street in range(st[N_STREETS]):  # pragma: no cover - the board has a site per seat
+        if street_car(st, street) < 0:
+            return street
+    return np.int64(0)
+
+
+@njit(cache=True)
+def _setup_spawns(st):
+    """The 2 commuters of the setup, without a roll; the first turn is next."""
+    for _ in range(2):
+        _spawn(st, CAUSE_SETUP, D6)
     st[PHASE] = PHASE_TURN
 
 
 @njit(cache=True)
 def setup(st):
-    """Each seat's car on its HQ; 2 commuters spawn without a roll."""
+    """The money dealt; under hq = fixed each seat's car on its site and the 2
+    setup spawns; else the HQ choices come first (PHASE_HQ)."""
     empty_city(st)
-    for seat in range(st[N_SEATS]):
-        street = st[HQ + seat]
-        st[CAR_STREET + seat * MAX_CARS] = street
-        st[CAR_BOUGHT + seat * MAX_CARS] = 0
-        st[st[STREET_CAR_AT] + street] = seat * MAX_CARS
-        st[N_CARS + seat] = 1
-    for _ in range(2):
-        _spawn(st, CAUSE_SETUP, D6)
+    if st[PARAMS + P_HQ] == HQ_FIXED:
+        for seat in range(st[N_SEATS]):
+            _place_hq(st, np.int64(seat), hq_site(st, seat))
+        _setup_spawns(st)
+    else:
+        st[HQ_SEAT] = 0
+        st[PHASE] = PHASE_HQ
 
 
 @njit(cache=True)
@@ -242,6 +320,7 @@ def _buy(st, seat):
     st[CAR_LOAD + c] = 0
     st[st[STREET_CAR_AT] + street] = c
     st[MONEY + seat] -= cost
+    st[BANK] += cost
     st[N_CARS + seat] = car + 1
     if st[RECORD]:
         at = event(st, EV_BUY)
@@ -289,30 +368,42 @@ def _drop(st, seat, car):
 
 
 @njit(cache=True)
-def _take(st, seat, car):
-    """Fill free seats from the commuters waiting here, longest ride first (ties:
-    lowest token id); each pays fare_per_block x blocks at once."""
+def _take(st, seat, car, ranks):
+    """Take the commuters waiting here of the ranks in ``ranks`` (bit r: the
+    r-th in take order, longest ride first, ties by lowest token id; TAKE_ALL:
+    fill the free seats in that order); each pays fare_per_block x blocks at
+    once, from the bank as far as it goes when ``bank_money`` limits it."""
     c = seat * MAX_CARS + car
     street = st[CAR_STREET + c]
     st[CAR_USED + c] |= USED_TAKE
-    capacity = st[PARAMS + P_CAR_CAPACITY]
+    if ranks < 0:
+        ranks = (np.int64(1) << (st[PARAMS + P_CAR_CAPACITY] - st[CAR_LOAD + c])) - 1
     waiting_here = st[STREET_WAITING_AT] + street
     mask = 0
     fare = 0
-    while st[CAR_LOAD + c] < capacity and st[waiting_here] > 0:
+    prev_fare = np.int64(1) << 40
+    prev_k = -1
+    for r in range(MAX_RANKS):
+        if (ranks >> r) == 0 or st[waiting_here] == 0:
+            break
         best = -1
         best_i = -1
-        for i in range(st[N_WAITING]):
+        for i in range(st[N_WAITING]):  # the commuter of rank r: the first after rank r - 1
             k = st[WAITING + i]
             if st[TOKEN_STREET + k] != street:
                 continue
-            if (
-                best < 0
-                or st[TOKEN_FARE + k] > st[TOKEN_FARE + best]
-                or (st[TOKEN_FARE + k] == st[TOKEN_FARE + best] and k < best)
-            ):
+            f = st[TOKEN_FARE + k]
+            if f > prev_fare or (f == prev_fare and k < prev_k):
+                continue
+            if best < 0 or f > st[TOKEN_FARE + best] or (f == st[TOKEN_FARE + best] and k < best):
                 best = k
                 best_i = i
+        if best < 0:
+            break
+        prev_fare = st[TOKEN_FARE + best]
+        prev_k = best
+        if not (ranks >> r) & 1:
+            continue
         st[N_WAITING] -= 1
         st[WAITING + best_i] = st[WAITING + st[N_WAITING]]
         st[waiting_here] -= 1
@@ -321,6 +412,9 @@ def _take(st, seat, car):
         st[CAR_LOAD + c] += 1
         mask |= np.int64(1) << best
         fare += st[TOKEN_FARE + best]
+    if st[PARAMS + P_BANK_MONEY] > 0:
+        fare = min(fare, st[BANK])
+        st[BANK] -= fare
     st[MONEY + seat] += fare
     if st[RECORD]:
         at = event(st, EV_TAKE)
@@ -350,8 +444,11 @@ def _move(st, seat, car, k):
 
 @njit(cache=True)
 def _lose(st, seat, reason):
-    """The seat is out: its cars leave the board, its passengers' tokens return."""
+    """The seat is out: its cars leave the board, its passengers' tokens return,
+    and so do its money tokens to the bank (its money stays on record)."""
     st[ALIVE + seat] = 0
+    if st[MONEY + seat] > 0:
+        st[BANK] += st[MONEY + seat]
     st[N_ALIVE] -= 1
     for car in range(st[N_CARS + seat]):
         c = seat * MAX_CARS + car
@@ -382,7 +479,7 @@ def _end_of_turn_checks(st, turn):
         st[STREAK] += 1
     else:
         st[STREAK] = 0
-    if st[STREAK] >= 2:
+    if st[STREAK] >= st[PARAMS + P_GRIDLOCK_TURNS]:
         _end(st, END_GRIDLOCK, NO_WINNER)
         return
     if turn >= st[PARAMS + P_MAX_TURNS]:
@@ -416,7 +513,8 @@ def _begin_turn(st):
         _end_of_turn_checks(st, turn)
         return False
     st[N_START] = n_start
-    st[CAR] = 0
+    st[FINISHED] = 0
+    st[CAR] = NO_CAR
     st[OFFERING] = 1
     st[PHASE] = PHASE_ACT
     return True
@@ -435,6 +533,7 @@ def _end_turn(st):
         if st[CAR_BOUGHT + seat * MAX_CARS + car] != turn:
             paying += 1
     paid = st[PARAMS + P_UPKEEP_PER_CAR] * paying
+    st[BANK] += min(paid, max(st[MONEY + seat], 0))  # what it has goes back to the bank
     st[MONEY + seat] -= paid
     if st[RECORD]:
         at = event(st, EV_UPKEEP)
@@ -447,18 +546,39 @@ def _end_turn(st):
 
 
 # --------------------------------------------------------------------------- the state machine
+@njit(cache=True)
+def _next_car(st, seat):
+    """The cars that may act next: how many, and the first of them in fleet order."""
+    n = 0
+    first = NO_CAR
+    for car in range(st[N_START]):
+        if may_act(st, seat, car):
+            if n == 0:
+                first = car
+            n += 1
+    return n, first
+
+
 @njit(cache=True, inline="always")
 def advance(st):
     """Run the rules until a player must decide or the game ends.
 
-    The first call of a game does the setup.  Within a turn the next question
-    is a buy offer (before each car that owned at the turn's start acts, and
-    once after the last) while a buy is legal, else the acting car's next
-    action while it has a legal unused one; when neither is left the turn
-    ends.  Called again with a decision pending, it asks the same question.
+    The first call of a game does the setup (asking for HQs under hq =
+    chosen or anywhere).  Within a turn, while no car is acting, the next
+    question is a buy offer while a buy is legal (at the turn's start and
+    after each car has finished), then which car acts next when two or more
+    may; while a car is acting, its next action while it has a legal unused
+    one.  When no car may act any more the turn ends.  Called again with a
+    decision pending, it asks the same question.
     """
     if st[PHASE] == PHASE_SETUP:
         setup(st)
+    if st[PHASE] == PHASE_HQ:
+        seat = st[HQ_SEAT]
+        if seat < st[N_SEATS]:
+            ask(st, seat, KIND_HQ, _hq_fallback(st))
+            return
+        _setup_spawns(st)
     while True:
         if st[PHASE] == PHASE_TURN:
             if not _begin_turn(st):
@@ -466,26 +586,28 @@ def advance(st):
                     return
                 continue
         seat = st[SEAT]
-        car = st[CAR]
-        offering = st[OFFERING]
-        n_start = st[N_START]
         while True:
-            if offering:
-                if can_buy(st, seat):
-                    st[CAR] = car
-                    st[OFFERING] = 1
-                    ask(st, seat, KIND_BUY, st[N_CARS + seat])
+            car = st[CAR]
+            if car == NO_CAR:
+                if st[OFFERING]:
+                    if can_buy(st, seat):
+                        ask(st, seat, KIND_BUY, st[N_CARS + seat])
+                        return
+                    st[OFFERING] = 0
+                n, first = _next_car(st, seat)
+                if n == 0:
+                    break
+                if n > 1:
+                    ask(st, seat, KIND_ORDER, first)
                     return
-                offering = 0
-            if car >= n_start:
-                break
+                st[CAR] = first
+                car = first
             if has_option(st, seat, car):
-                st[CAR] = car
-                st[OFFERING] = 0
                 ask(st, seat, KIND_CAR, car)
                 return
-            car += 1
-            offering = 1
+            st[FINISHED] |= np.int64(1) << car
+            st[CAR] = NO_CAR
+            st[OFFERING] = 1
         _end_turn(st)
         if st[END_REASON] >= 0:
             return
@@ -493,47 +615,88 @@ def advance(st):
 
 @njit(cache=True, inline="always")
 def apply(st, answer):
-    """Resolve the pending decision.  A buy offer: 1 buys (another offer may
-    follow), anything else declines.  A car: ACT_DROP, ACT_TAKE or ACT_MOVE + k
-    when legal; anything else (ACT_DONE, an illegal or unknown answer) ends the
-    car's actions, and the next buy offer comes."""
+    """Resolve the pending decision.  An HQ: a street ``can_choose_hq`` allows,
+    else the subject (the first free board site).  A buy offer: 1 buys
+    (another offer may follow), anything else declines.  The next car: a car
+    that ``may_act``, else the subject (the first in fleet order).  A car:
+    ACT_DROP, ACT_TAKE, ACT_MOVE + k or ACT_TAKE_RANKS + mask when legal;
+    anything else (ACT_DONE, an illegal or unknown answer) ends the car's
+    actions for this turn, and a buy offer comes next."""
+    kind = st[DECISION]
+    if kind == KIND_HQ:
+        seat = st[HQ_SEAT]
+        if can_choose_hq(st, answer):
+            _place_hq(st, seat, answer)
+        else:
+            _place_hq(st, seat, _hq_fallback(st))
+        st[HQ_SEAT] = seat + 1
+        return
     seat = st[SEAT]
-    if st[DECISION] == KIND_BUY:
+    if kind == KIND_BUY:
         if answer == 1:
             _buy(st, seat)
         else:
             st[OFFERING] = 0
         return
+    if kind == KIND_ORDER:
+        st[CAR] = answer if may_act(st, seat, answer) else st[SUBJECT]
+        return
     car = st[CAR]
     if answer == ACT_DROP and can_drop(st, seat, car):
         _drop(st, seat, car)
     elif answer == ACT_TAKE and can_take(st, seat, car):
-        _take(st, seat, car)
-    elif answer >= ACT_MOVE and can_move(st, seat, car, answer - ACT_MOVE):
+        _take(st, seat, car, TAKE_ALL)
+    elif ACT_MOVE <= answer < ACT_MOVE + MAX_NEIGHBOURS and can_move(st, seat, car, answer - ACT_MOVE):
         _move(st, seat, car, answer - ACT_MOVE)
+    elif answer > ACT_TAKE_RANKS and can_take_ranks(st, seat, car, answer - ACT_TAKE_RANKS):
+        _take(st, seat, car, answer - ACT_TAKE_RANKS)
     else:
-        st[CAR] = car + 1
+        st[FINISHED] |= np.int64(1) << car
+        st[CAR] = NO_CAR
         st[OFFERING] = 1
 
 
 # --------------------------------------------------------------------------- the search player's hooks
 @njit(cache=True)
 def candidates(st, out):
-    """The legal answers: a buy offer 1 then 0; a car's drop, take and moves
-    (neighbour order) when legal, then ACT_DONE."""
-    seat = st[SEAT]
-    if st[DECISION] == KIND_BUY:
+    """The answers the search compares, a small menu of the legal ones.
+
+    An HQ: the allowed streets with the best ``players.hq_score`` (every free
+    site under hq = chosen; the best MENU_HQ streets under anywhere).  A buy
+    offer: 1 then 0.  The next car: every car that may act.  A car: a drop
+    alone when one is possible (a delivery is never worth holding back);
+    else the take of every commuter the seats allow, the take of the first
+    one only when two or more could be taken, each legal move in neighbour
+    order, then ACT_DONE."""
+    seat = st[DECIDER]
+    kind = st[DECISION]
+    if kind == KIND_HQ:
+        return _hq_menu(st, seat, out)
+    if kind == KIND_BUY:
         out[0] = 1
         out[1] = 0
         return 2
+    if kind == KIND_ORDER:
+        n = 0
+        for car in range(st[N_START]):
+            if may_act(st, seat, car):
+                out[n] = car
+                n += 1
+        return n
     car = st[CAR]
-    n = 0
     if can_drop(st, seat, car):
-        out[n] = ACT_DROP
-        n += 1
+        out[0] = ACT_DROP
+        return 1
+    n = 0
     if can_take(st, seat, car):
         out[n] = ACT_TAKE
         n += 1
+        if can_take_ranks(st, seat, car, TAKE_FIRST):
+            c = seat * MAX_CARS + car
+            free = st[PARAMS + P_CAR_CAPACITY] - st[CAR_LOAD + c]
+            if free >= 2 and street_waiting(st, st[CAR_STREET + c]) >= 2:
+                out[n] = ACT_TAKE_RANKS + TAKE_FIRST
+                n += 1
     street = st[CAR_STREET + seat * MAX_CARS + car]
     for k in range(n_neighbours(st, street)):
         if can_move(st, seat, car, k):
@@ -541,6 +704,33 @@ def candidates(st, out):
             n += 1
     out[n] = ACT_DONE
     return n + 1
+
+
+@njit(cache=True)
+def _hq_menu(st, seat, out):
+    """The MENU_HQ allowed streets with the best hq_score, best first."""
+    n = 0
+    last_score = np.int64(1) << 60
+    last_street = -1
+    while n < MENU_HQ:
+        best = -1
+        best_score = 0
+        for street in range(st[N_STREETS]):
+            if not can_choose_hq(st, street):
+                continue
+            score = players.hq_score(st, seat, street)
+            if score > last_score or (score == last_score and street <= last_street):
+                continue  # already in the menu
+            if best < 0 or score > best_score:
+                best = street
+                best_score = score
+        if best < 0:
+            break
+        out[n] = best
+        n += 1
+        last_score = best_score
+        last_street = best
+    return n
 
 
 @njit(cache=True)

@@ -114,6 +114,16 @@ PARAMS: tuple[Param, ...] = (
         high=63,
     ),
     Param(
+        "gridlock_turns",
+        "int",
+        2,
+        "consecutive turn ends with more than gridlock_limit commuters waiting that make everybody lose",
+        "reading: 'for more than one turn' = still over the limit at the next turn end, so 2 consecutive "
+        "turn ends (RULES.md, reading 24)",
+        low=1,
+        high=20,
+    ),
+    Param(
         "max_turns",
         "int",
         500,
@@ -141,6 +151,25 @@ PARAMS: tuple[Param, ...] = (
         low=1,
         high=63,
     ),
+    Param(
+        "bank_money",
+        "int",
+        0,
+        "money tokens in the box (0: no limit); start money, fares and change come out of it",
+        "40 money tokens (reading: a component count, not a rule; 0 = unlimited by default, "
+        "RULES.md 'bank_money' measures how often 40 binds)",
+        low=0,
+        high=10000,
+    ),
+    Param(
+        "hq",
+        "choice",
+        "fixed",
+        "fixed: seat i gets the board's i-th HQ site; chosen: in seat order each player chooses a free "
+        "HQ site of the board; anywhere: each chooses any street without a car",
+        "Every players chooses a HQ on the map and puts one car on it (reading: RULES.md 'hq')",
+        choices=("fixed", "chosen", "anywhere"),
+    ),
 )
 
 PARAM_NAMES: tuple[str, ...] = tuple(p.name for p in PARAMS)
@@ -156,13 +185,24 @@ P_SPAWN_ON_DROP = 6
 P_SPAWN_ON_TURN_END = 7
 P_UPKEEP_PER_CAR = 8
 P_GRIDLOCK_LIMIT = 9
-P_MAX_TURNS = 10
-P_CAR_CAPACITY = 11
-P_COMMUTER_TOKENS = 12
-N_PARAMS = 13
+P_GRIDLOCK_TURNS = 10
+P_MAX_TURNS = 11
+P_CAR_CAPACITY = 12
+P_COMMUTER_TOKENS = 13
+P_BANK_MONEY = 14
+P_HQ = 15
+N_PARAMS = 16
+
+# Values of the choice parameter hq as the kernel sees them (its index in choices).
+HQ_FIXED = 0
+HQ_CHOSEN = 1
+HQ_ANYWHERE = 2
 
 assert (
     PARAM_NAMES.index("commuter_tokens") == P_COMMUTER_TOKENS
+    and PARAM_NAMES.index("gridlock_turns") == P_GRIDLOCK_TURNS
+    and PARAM_NAMES.index("hq") == P_HQ
+    and PARAMS[P_HQ].choices == ("fixed", "chosen", "anywhere")
     and len(PARAMS) == N_PARAMS
 )
 
@@ -192,4 +232,4 @@ def check_params(values: Mapping[str, Any]) -> None:
 
 def param_array(values: Mapping[str, Any]) -> np.ndarray:
     """The kernel's ``int64[N_PARAMS]`` parameter array (values already validated)."""
-    return np.array([int(values[name]) for name in PARAM_NAMES], dtype=np.int64)
+    return np.array([p.encode(values[p.name]) for p in PARAMS], dtype=np.int64)

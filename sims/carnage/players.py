@@ -5,28 +5,52 @@ The signature (every player, built-in or from a ``--player-file``; balance.game)
     @njit
     def my_player(kind, seat, subject, st) -> int
 
+* ``kind == KIND_HQ`` (3): "which street is your HQ?"  Asked at setup, in seat
+  order, under the rule ``hq = chosen`` (answer one of the board's HQ sites
+  nobody chose yet: ``hq_site(st, i)`` for ``i < st[N_SITES]``) or ``hq =
+  anywhere`` (any street without a car); ``can_choose_hq(st, street)`` tells.
+  ``subject`` is the street the kernel gives for an illegal answer (the first
+  free site).  Under ``hq = fixed`` (the default) nobody is asked.
 * ``kind == KIND_BUY`` (0): "buy a car now?"  Return 1 to buy.  Asked only when
-  the purchase is legal: before each of your cars acts and once after the last.
-  ``subject`` is the index the new car would get.
+  the purchase is legal: at the start of your turn and each time one of your
+  cars has finished acting.  ``subject`` is the index the new car would get.
+* ``kind == KIND_ORDER`` (2): "which of your cars acts next?"  Asked when two
+  or more of the cars you owned at the turn's start may still act (``may_act``:
+  not finished this turn and with a legal unused action); return one of them.
+  A car acts until it is done, then it has finished for this turn.  ``subject``
+  is the first of them in fleet order (what an illegal answer gets).
 * ``kind == KIND_CAR`` (1): "what next for car ``subject``?"  Asked again after
-  each action while the car has a legal unused action.  Return ``ACT_DONE`` (0),
-  ``ACT_DROP`` (1: every passenger bound for this street), ``ACT_TAKE`` (2: the
-  commuters waiting here, longest rides first, up to the free seats) or
-  ``ACT_MOVE + k`` (3..8: to ``neighbour(st, street, k)``).
+  each action while the car has a legal unused action.  Return ``ACT_DONE`` (0:
+  the car has finished), ``ACT_DROP`` (1: every passenger bound for this street),
+  ``ACT_TAKE`` (2: the commuters waiting here, longest rides first, up to the
+  free seats), ``ACT_MOVE + k`` (3..8: to ``neighbour(st, street, k)``) or
+  ``ACT_TAKE_RANKS + mask`` (16 + 1..255: only the commuters of these ranks in
+  the take order, ``waiting_ranked(st, street, r)`` for bit r; fewer than the
+  free seats allow).
 * ``seat``: your seat.  ``st``: the game state, one ``int64`` array laid out as
   state.py's docstring says; read it through its slot constants (e.g.
   ``st[MONEY + seat]``, ``st[CAR_STREET + seat * MAX_CARS + car]``,
-  ``st[PARAMS + P_CAR_COST]``) and its helpers ``dist``, ``neighbour``,
-  ``n_neighbours``, ``street_car``, ``street_waiting``.  Write only your own
-  scratch, ``balance.state.remember(st, seat, i, value)`` / ``memory(st, seat,
-  i)`` (i < 16, zeroed each game).  For randomness call
+  ``st[HQ + seat]``, ``st[PARAMS + P_CAR_COST]``) and its helpers ``dist``,
+  ``neighbour``, ``n_neighbours``, ``street_car``, ``street_waiting``.  Your
+  parameters: ``balance.state.player_param(st, seat, k)`` (k: the declaration
+  index in PLAYERS).  Write only your own scratch,
+  ``balance.state.remember(st, seat, i, value)`` / ``memory(st, seat, i)``
+  (i < 16, zeroed each game).  For randomness call
   ``balance.state.draw_below(st, n)`` (the game's own stream; never
   ``np.random``, which would break reproducibility).
 
-The kernel checks every answer: an illegal or unknown one ends that car's
-actions (after a buy offer: no buy), so a buggy player cannot break a rule.
-``can_buy``, ``can_drop``, ``can_take``, ``can_move`` (state.py) and
-``step_toward`` (here) tell what is legal (examples/carnage_bots.py).
+The kernel checks every answer: an illegal or unknown car answer ends that
+car's actions (after a buy offer: no buy; choosing a car or an HQ: the
+subject), so a buggy player cannot break a rule.  ``can_buy``, ``can_drop``,
+``can_take``, ``can_take_ranks``, ``can_move``, ``may_act``,
+``can_choose_hq`` (state.py) and ``step_toward`` (here) tell what is legal
+(examples/carnage_bots.py).
+
+The driving heuristics (nearest, greedy, fleet, blocker) share their first
+parameters, in this order: ``reserve`` (turns of upkeep kept after a purchase),
+``side_step`` (go round a blocked street) and ``detour`` (the most blocks a
+second passenger may add to the first one's ride); blocker adds ``block_at``
+and ``block_with``.
 
 This module imports state.py, never kernel.py: the kernel compiles the players
 in through :func:`heuristics`.
@@ -37,23 +61,38 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from balance.game import PlayerInfo
-from balance.state import draw_below
-from sims.carnage.params import P_CAR_CAPACITY, P_CAR_COST, P_UPKEEP_PER_CAR
+from balance.game import Param, PlayerInfo
+from balance.state import N_SEATS, draw_below, memory, player_param, remember
+from sims.carnage.params import (
+    P_CAR_CAPACITY,
+    P_CAR_COST,
+    P_MAX_CARS,
+    P_UPKEEP_PER_CAR,
+)
 from sims.carnage.state import (
     ACT_DONE,
     ACT_DROP,
     ACT_MOVE,
     ACT_TAKE,
+    ACT_TAKE_RANKS,
+    ALIVE,
+    CARDS,
     CAR_LOAD,
     CAR_STREET,
     CAR_USED,
     HQ,
     KIND_BUY,
+    KIND_CAR,
+    KIND_HQ,
+    KIND_ORDER,
     MAX_CAPACITY,
     MAX_CARS,
+    MAX_RANKS,
     MONEY,
+    N_CARDS,
     N_CARS,
+    N_START,
+    N_STREETS,
     N_WAITING,
     PARAMS,
     PASSENGERS,
@@ -61,14 +100,19 @@ from sims.carnage.state import (
     TOKEN_FARE,
     TOKEN_STREET,
     USED_MOVE,
+    USED_TAKE,
     WAITING,
+    can_choose_hq,
     can_drop,
     can_move,
     can_take,
     dist,
+    may_act,
     n_neighbours,
     neighbour,
     street_car,
+    street_waiting,
+    waiting_ranked,
 )
 
 _FAR = 1 << 30
@@ -77,11 +121,17 @@ _FAR = 1 << 30
 _TWO = np.int64(2)
 _GREEDY = np.bool_(True)
 _NEAREST = np.bool_(False)
-_NEAREST_RESERVE = np.int64(5)
-_GREEDY_RESERVE = np.int64(3)
-_FLEET_RESERVE = np.int64(1)
+# The driving heuristics' parameters, by declaration index.
+K_RESERVE = np.int64(0)
+K_SIDE_STEP = np.int64(1)
+K_DETOUR = np.int64(2)
+K_BLOCK_AT = np.int64(3)
+K_BLOCK_WITH = np.int64(4)
+NO_DETOUR_LIMIT = 99  # detour: take whatever the seats allow
+BLOCK_MARGIN = 4  # blocker: an opponent this close to a car's price may buy soon
 
 
+# --------------------------------------------------------------------------- moving
 @njit(cache=True)
 def step_toward(st, seat, car, target):
     """ACT_MOVE + k for the free neighbour closest to ``target`` if it is
@@ -97,6 +147,44 @@ def step_toward(st, seat, car, target):
     if best_k < 0:
         return ACT_DONE
     return ACT_MOVE + best_k
+
+
+@njit(cache=True)
+def step_aside(st, seat, car, target):
+    """When every street closer to ``target`` holds a car: ACT_MOVE + k to a
+    free neighbour as far from ``target`` as the car is (a way round the
+    block), preferring one with a free street closer to the target beyond it
+    (ties: lowest k); else ACT_DONE."""
+    street = st[CAR_STREET + seat * MAX_CARS + car]
+    d = dist(st, street, target)
+    best_k = -1
+    best_open = -1
+    for k in range(n_neighbours(st, street)):
+        nb = neighbour(st, street, k)
+        if street_car(st, nb) >= 0 or dist(st, nb, target) != d:
+            continue
+        open_ = 0
+        for j in range(n_neighbours(st, nb)):
+            nn = neighbour(st, nb, j)
+            if street_car(st, nn) < 0 and dist(st, nn, target) < d:
+                open_ = 1
+                break
+        if open_ > best_open:
+            best_open = open_
+            best_k = k
+    if best_k < 0:
+        return ACT_DONE
+    return ACT_MOVE + best_k
+
+
+@njit(cache=True)
+def _drive_to(st, seat, car, target):
+    """The move toward ``target``: a step closer, else (``side_step``) a step
+    round the block, else ACT_DONE."""
+    act = step_toward(st, seat, car, target)
+    if act == ACT_DONE and player_param(st, seat, K_SIDE_STEP):
+        act = step_aside(st, seat, car, target)
+    return act
 
 
 @njit(cache=True)
@@ -120,6 +208,7 @@ def _leave_hq(st, seat, car):
     return ACT_MOVE + best_k
 
 
+# --------------------------------------------------------------------------- targets
 @njit(cache=True)
 def _nearest_dest(st, seat, car):
     """Destination street of the passenger closest to its drop, or -1."""
@@ -155,20 +244,23 @@ def _pickup(st, seat, car, greedy):
     """Street of the commuter this car should fetch, or -1: the nearest one
     (``greedy`` false) or the one paying most per step, fare / (blocks to reach
     it + 1) (``greedy`` true); commuters another of our cars is nearer to are
-    left to it."""
-    street = st[CAR_STREET + seat * MAX_CARS + car]
+    left to it, and so are those on the car's street once it has taken there
+    (it left them on purpose)."""
+    c = seat * MAX_CARS + car
+    street = st[CAR_STREET + c]
+    taken = st[CAR_USED + c] & USED_TAKE
     best = -1
     best_num = -1
     best_den = 1
     for i in range(st[N_WAITING]):
         k = st[WAITING + i]
         o = st[TOKEN_STREET + k]
+        if taken and o == street:
+            continue
         d = dist(st, street, o)
         num = st[TOKEN_FARE + k] if greedy else 1
         # num / (d + 1) > best_num / best_den, in integers
-        if num * best_den > best_num * (d + 1) and not _claimed_by_other(
-            st, seat, car, o, d
-        ):
+        if num * best_den > best_num * (d + 1) and not _claimed_by_other(st, seat, car, o, d):
             best_num = num
             best_den = d + 1
             best = o
@@ -176,27 +268,73 @@ def _pickup(st, seat, car, greedy):
 
 
 @njit(cache=True)
+def _target(st, seat, car, greedy):
+    """Where the car drives: the nearest passenger destination, or a commuter to
+    fetch when one is nearer and a seat is free; -1: nowhere."""
+    c = seat * MAX_CARS + car
+    street = st[CAR_STREET + c]
+    dest = _nearest_dest(st, seat, car)
+    target = dest
+    if st[CAR_LOAD + c] < st[PARAMS + P_CAR_CAPACITY]:
+        pickup = _pickup(st, seat, car, greedy)
+        if pickup >= 0 and (dest < 0 or dist(st, street, pickup) < dist(st, street, dest)):
+            target = pickup
+    return target
+
+
+# --------------------------------------------------------------------------- taking
+@njit(cache=True)
+def _take_answer(st, seat, car):
+    """ACT_TAKE, or ACT_TAKE_RANKS + mask leaving out the commuters whose ride
+    would add more than ``detour`` blocks to the first passenger's (the one
+    aboard, or else the first one taken: an empty car always takes one);
+    ACT_DONE when the passenger aboard leaves room for none of them."""
+    limit = player_param(st, seat, K_DETOUR)
+    if limit >= NO_DETOUR_LIMIT:
+        return ACT_TAKE
+    c = seat * MAX_CARS + car
+    street = st[CAR_STREET + c]
+    free = st[PARAMS + P_CAR_CAPACITY] - st[CAR_LOAD + c]
+    anchor = _nearest_dest(st, seat, car)  # the first passenger's destination
+    mask = 0
+    taken = 0
+    for r in range(min(street_waiting(st, street), MAX_RANKS)):
+        if taken >= free:
+            break
+        k = waiting_ranked(st, street, np.int64(r))
+        d = st[TOKEN_DEST + k]
+        if anchor < 0:
+            anchor = d
+        else:
+            # extra blocks to serve both: the better order, less the first ride alone
+            both = min(dist(st, street, anchor), dist(st, street, d)) + dist(st, anchor, d)
+            if both - dist(st, street, anchor) > limit:
+                continue
+        mask |= 1 << r
+        taken += 1
+    if mask == 0:
+        return ACT_DONE
+    return ACT_TAKE_RANKS + mask
+
+
+# --------------------------------------------------------------------------- driving
+@njit(cache=True)
 def _serve(st, seat, car, greedy):
     """Shared driving: drop when possible, take when possible, then move toward
     a target (a passenger's destination or a pickup), else step off the HQ."""
     if can_drop(st, seat, car):
         return ACT_DROP
     if can_take(st, seat, car):
-        return ACT_TAKE
+        act = _take_answer(st, seat, car)
+        if act != ACT_DONE:
+            return act
     c = seat * MAX_CARS + car
     if st[CAR_USED + c] & USED_MOVE:
         return ACT_DONE
     street = st[CAR_STREET + c]
-    dest = _nearest_dest(st, seat, car)
-    target = dest
-    if st[CAR_LOAD + c] < st[PARAMS + P_CAR_CAPACITY]:
-        pickup = _pickup(st, seat, car, greedy)
-        if pickup >= 0 and (
-            dest < 0 or dist(st, street, pickup) < dist(st, street, dest)
-        ):
-            target = pickup
+    target = _target(st, seat, car, greedy)
     if target >= 0 and target != street:
-        act = step_toward(st, seat, car, target)
+        act = _drive_to(st, seat, car, target)
         if act != ACT_DONE:
             return act
     return _leave_hq(st, seat, car)
@@ -212,10 +350,107 @@ def _reserve_ok(st, seat, turns):
 
 
 @njit(cache=True)
+def _blocks(st, seat, car, other, greedy):
+    """Car ``car`` stands on a street next to ``other`` that brings ``other``
+    closer to where it drives."""
+    here = st[CAR_STREET + seat * MAX_CARS + car]
+    there = st[CAR_STREET + seat * MAX_CARS + other]
+    target = _target(st, seat, other, greedy)
+    if target < 0 or dist(st, here, there) != 1:
+        return False
+    return dist(st, here, target) < dist(st, there, target)
+
+
+@njit(cache=True)
+def _order(st, seat, first, greedy):
+    """The car to act next: one that can drop (its spawns may feed the cars
+    still to act), else one standing in the way of another of ours, else the
+    first in fleet order."""
+    for car in range(st[N_START]):
+        if may_act(st, seat, car) and can_drop(st, seat, car):
+            return np.int64(car)
+    for car in range(st[N_START]):
+        if not may_act(st, seat, car):
+            continue
+        for other in range(st[N_START]):
+            if other != car and may_act(st, seat, other) and _blocks(st, seat, car, other, greedy):
+                return np.int64(car)
+    return first
+
+
+@njit(cache=True)
+def hq_score(st, seat, street):
+    """How good ``street`` is as an HQ (higher is better): close to where
+    commuters appear (minus the summed blocks to the 16 spawn cards' origins),
+    then far from the HQs chosen before (the nearest one, in blocks)."""
+    near = 0
+    for j in range(N_CARDS):
+        near += dist(st, street, st[CARDS + 2 * j])
+    apart = 0
+    first = True
+    for s in range(seat):
+        d = dist(st, street, st[HQ + s])
+        if first or d < apart:
+            apart = d
+            first = False
+    return -near * 64 + apart
+
+
+@njit(cache=True)
+def _choose_hq(st, seat, fallback):
+    """The allowed street with the best ``hq_score`` (ties: the lowest index)."""
+    best = fallback
+    best_score = hq_score(st, seat, fallback)
+    for street in range(st[N_STREETS]):
+        if can_choose_hq(st, street):
+            score = hq_score(st, seat, street)
+            if score > best_score or (score == best_score and street < best):
+                best = street
+                best_score = score
+    return best
+
+
+@njit(cache=True)
+def _driver(kind, seat, subject, st, greedy):
+    """The shared competent play of the driving heuristics, but the buy."""
+    if kind == KIND_CAR:
+        return _serve(st, seat, subject, greedy)
+    if kind == KIND_ORDER:
+        return _order(st, seat, subject, greedy)
+    return _choose_hq(st, seat, subject)
+
+
+# --------------------------------------------------------------------------- the players
+@njit(cache=True)
 def random_player(kind, seat, subject, st):
-    """Uniform among the legal answers (buy: a fair coin)."""
+    """Uniform among the legal answers (buy: a fair coin; a take fills the
+    seats; an HQ: uniform among the allowed streets)."""
     if kind == KIND_BUY:
         return draw_below(st, _TWO)
+    if kind == KIND_ORDER:
+        n = 0
+        for car in range(st[N_START]):
+            if may_act(st, seat, car):
+                n += 1
+        r = draw_below(st, np.int64(n))
+        for car in range(st[N_START]):
+            if may_act(st, seat, car):
+                if r == 0:
+                    return np.int64(car)
+                r -= 1
+        return subject
+    if kind == KIND_HQ:
+        n = 0
+        for street in range(st[N_STREETS]):
+            if can_choose_hq(st, street):
+                n += 1
+        r = draw_below(st, np.int64(n))
+        for street in range(st[N_STREETS]):
+            if can_choose_hq(st, street):
+                if r == 0:
+                    return np.int64(street)
+                r -= 1
+        return subject
     car = subject
     drop = can_drop(st, seat, car)
     take = can_take(st, seat, car)
@@ -251,27 +486,138 @@ def random_player(kind, seat, subject, st):
 @njit(cache=True)
 def nearest_player(kind, seat, subject, st):
     """Heads for the nearest waiting commuter or destination, drops and takes at
-    once; buys only with 5 turns of upkeep in reserve."""
+    once; buys with ``reserve`` (5) turns of upkeep in reserve."""
     if kind == KIND_BUY:
-        return 1 if _reserve_ok(st, seat, _NEAREST_RESERVE) else 0
-    return _serve(st, seat, subject, _NEAREST)
+        return 1 if _reserve_ok(st, seat, player_param(st, seat, K_RESERVE)) else 0
+    return _driver(kind, seat, subject, st, _NEAREST)
 
 
 @njit(cache=True)
 def greedy_player(kind, seat, subject, st):
-    """Chases the most fare per step; buys with 3 turns of upkeep in reserve."""
+    """Chases the most fare per step; buys with ``reserve`` (3) turns of upkeep
+    in reserve."""
     if kind == KIND_BUY:
-        return 1 if _reserve_ok(st, seat, _GREEDY_RESERVE) else 0
-    return _serve(st, seat, subject, _GREEDY)
+        return 1 if _reserve_ok(st, seat, player_param(st, seat, K_RESERVE)) else 0
+    return _driver(kind, seat, subject, st, _GREEDY)
 
 
 @njit(cache=True)
 def fleet_player(kind, seat, subject, st):
-    """Expands first: buys whenever the money left pays this turn's and the next
-    turn's upkeep; drives like nearest."""
+    """Expands first: buys whenever the money left pays ``reserve`` (1) more
+    turns of upkeep; drives like nearest."""
     if kind == KIND_BUY:
-        return 1 if _reserve_ok(st, seat, _FLEET_RESERVE) else 0
-    return _serve(st, seat, subject, _NEAREST)
+        return 1 if _reserve_ok(st, seat, player_param(st, seat, K_RESERVE)) else 0
+    return _driver(kind, seat, subject, st, _NEAREST)
+
+
+@njit(cache=True)
+def block_target(st, seat):
+    """The opponent whose HQ the blocker parks on: the one still in the game
+    owning at least ``block_at`` cars (and fewer than max_cars) with the most
+    cars, then the most money (ties: the next seat after ours); -1 when none."""
+    best = -1
+    best_cars = -1
+    best_money = -1
+    n_seats = st[N_SEATS]
+    at_least = player_param(st, seat, K_BLOCK_AT)
+    for i in range(1, n_seats):
+        s = (seat + i) % n_seats
+        if not st[ALIVE + s] or st[N_CARS + s] < at_least or st[N_CARS + s] >= st[PARAMS + P_MAX_CARS]:
+            continue
+        if st[MONEY + s] < st[PARAMS + P_CAR_COST] - BLOCK_MARGIN:
+            continue
+        if st[N_CARS + s] > best_cars or (st[N_CARS + s] == best_cars and st[MONEY + s] > best_money):
+            best = s
+            best_cars = st[N_CARS + s]
+            best_money = st[MONEY + s]
+    return best
+
+
+@njit(cache=True)
+def _blocking_car(st, seat, goal):
+    """Our car that blocks ``goal``: the one chosen before (memory slot 0) while
+    it still may, else our car without passengers nearest to it (ties: the
+    lowest index), else our car nearest to it."""
+    chosen = memory(st, seat, 0) - 1
+    if 0 <= chosen < st[N_START]:
+        return chosen
+    best = -1
+    best_d = _FAR
+    for car in range(st[N_START]):
+        c = seat * MAX_CARS + car
+        d = dist(st, st[CAR_STREET + c], goal) + (_FAR // 2 if st[CAR_LOAD + c] > 0 else 0)
+        if d < best_d:
+            best_d = d
+            best = car
+    remember(st, seat, 0, best + 1)
+    return best
+
+
+@njit(cache=True)
+def blocker_player(kind, seat, subject, st):
+    """Drives like greedy; when an opponent owns ``block_at`` cars (one short of
+    winning by cars, by default) and has nearly a car's price (BLOCK_MARGIN),
+    and it owns ``block_with`` cars itself, one of its cars parks on that
+    opponent's HQ so that it cannot buy; the parked car still takes and drops
+    what comes to its street."""
+    if kind == KIND_BUY:
+        return 1 if _reserve_ok(st, seat, player_param(st, seat, K_RESERVE)) else 0
+    if kind == KIND_CAR:
+        target_seat = block_target(st, seat)
+        if st[N_CARS + seat] < player_param(st, seat, K_BLOCK_WITH):
+            target_seat = -1
+        if target_seat < 0:
+            remember(st, seat, 0, 0)
+        else:
+            goal = st[HQ + target_seat]
+            car = subject
+            if car == _blocking_car(st, seat, goal):
+                c = seat * MAX_CARS + car
+                street = st[CAR_STREET + c]
+                if can_drop(st, seat, car):
+                    return ACT_DROP
+                if can_take(st, seat, car):
+                    return ACT_TAKE
+                if street == goal or st[CAR_USED + c] & USED_MOVE:
+                    return ACT_DONE
+                if street_car(st, goal) >= 0 and dist(st, street, goal) == 1:
+                    return ACT_DONE  # wait next to it for the street to clear
+                return _drive_to(st, seat, car, goal)
+    return _driver(kind, seat, subject, st, _GREEDY)
+
+
+def _driving_params(reserve: int) -> tuple[Param, ...]:
+    """The parameters the driving heuristics share (the order of K_*)."""
+    return (
+        Param(
+            "reserve",
+            "int",
+            reserve,
+            "turns of upkeep (of the larger fleet) the money left after a purchase must pay; "
+            "a large value never buys",
+            "reading: a plan, not a rule; the default is the player's own (RULES.md 'Players' measures 0..8)",
+            low=0,
+            high=100,
+        ),
+        Param(
+            "side_step",
+            "bool",
+            True,
+            "when every street closer to its goal holds a car, step to a free street as far from the goal "
+            "(round the block) instead of waiting",
+            "reading: what a driver does in a jam; false waits (the players before side-stepping)",
+        ),
+        Param(
+            "detour",
+            "int",
+            NO_DETOUR_LIMIT,
+            "the most blocks a second passenger may add to the first one's ride (takes fewer commuters "
+            "than free seats); 99 takes whatever the seats allow",
+            "reading: fares are paid at pick-up, so a full car pays most; RULES.md 'Players' measures 0..6",
+            low=0,
+            high=NO_DETOUR_LIMIT,
+        ),
+    )
 
 
 PLAYERS: tuple[PlayerInfo, ...] = (
@@ -283,18 +629,49 @@ PLAYERS: tuple[PlayerInfo, ...] = (
     ),
     PlayerInfo(
         "nearest",
-        "drives to the nearest commuter or destination; buys only with 5 turns of upkeep in reserve",
+        "drives to the nearest commuter or destination; buys with 5 turns of upkeep in reserve",
         nearest_player,
+        params=_driving_params(5),
     ),
     PlayerInfo(
         "greedy",
         "chases the most fare per step; buys with 3 turns of upkeep in reserve",
         greedy_player,
+        params=_driving_params(3),
     ),
     PlayerInfo(
         "fleet",
         "expands early: buys a car whenever it can pay the next turn's upkeep; drives like nearest",
         fleet_player,
+        params=_driving_params(1),
+    ),
+    PlayerInfo(
+        "blocker",
+        "drives like greedy; with 3 cars of its own, when an opponent owns 3 and nearly a car's price, "
+        "its car nearest to that opponent's HQ parks there, so the opponent cannot buy its fourth",
+        blocker_player,
+        params=(
+            *_driving_params(3),
+            Param(
+                "block_at",
+                "int",
+                3,
+                "cars an opponent owns when the blocker starts parking on its HQ (3: one short of win_cars)",
+                "reading: a parked car earns little, so it blocks the purchase that would win; "
+                "measured 1..3 in RULES.md 'Players'",
+                low=1,
+                high=8,
+            ),
+            Param(
+                "block_with",
+                "int",
+                3,
+                "cars it owns before one of them goes to block (the others keep earning)",
+                "reading: a parked car earns little; measured 1..3 in RULES.md 'Players'",
+                low=1,
+                high=8,
+            ),
+        ),
     ),
 )
 
@@ -308,7 +685,9 @@ def heuristics(index, kind, seat, subject, st):
         return nearest_player(kind, seat, subject, st)
     elif index == 2:
         return greedy_player(kind, seat, subject, st)
-    return fleet_player(kind, seat, subject, st)
+    elif index == 3:
+        return fleet_player(kind, seat, subject, st)
+    return blocker_player(kind, seat, subject, st)
 
 
 assert [p.name for p in PLAYERS] == [
@@ -316,4 +695,5 @@ assert [p.name for p in PLAYERS] == [
     "nearest",
     "greedy",
     "fleet",
+    "blocker",
 ]  # heuristics' order

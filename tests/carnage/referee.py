@@ -10,6 +10,7 @@ reading of the rules): the standard library and the shared event cursor of
 Grammar of a trace (what this referee accepts)::
 
     setup
+    hq x seats                                 # seat order: where each HQ and first car are
     spawn(cause=setup, roll=null) x 2          # spawned iff a token is free
     ( turn                                     # turns 1, 2, ... seats in order, losers skipped
         ( lose(stuck) [end]                    # stuck at start: nothing else that turn
@@ -27,11 +28,18 @@ Readings of details the issue leaves open (each is something the trace shows):
   (threshold ``spawn_on_drop`` or ``spawn_on_turn_end``).  The token id is any
   free one (the issue does not say which); the card index must be in range and
   ``origin``/``dest`` must equal that card.  Setup spawns carry ``roll: null``.
+* HQs (rule ``hq``): under ``fixed`` seat i's HQ is ``board.hq[i]``; under
+  ``chosen`` each seat, in seat order, takes a site of ``board.hq`` nobody took
+  before; under ``anywhere`` any street without a car.
 * A ``drop`` may set down any subset (non-empty) of the car's passengers whose
   destination is the street; a ``take`` any non-empty subset of the commuters
-  waiting on the street.  Empty drop/take events are refused.  Each is at most
-  once per car per turn, and likewise ``move``; actions of different cars and
-  buys may interleave freely.
+  waiting on the street (the rulebook lets a player take fewer than the free
+  seats).  Empty drop/take events are refused.  Each is at most once per car
+  per turn, and likewise ``move``.
+* Car order: the player picks which car acts next; a car acts until it is
+  done, so once another car of the seat has acted after it, or a car was
+  bought (buys come between cars), it has finished and acts no more that
+  turn.
 * A car bought this turn may not drop, move or take.  ``buy.car`` is the new
   car's fleet index (= cars owned before); ``win_cars`` counts all cars owned.
 * Stuck: at the start of its turn a player with no car that has an adjacent
@@ -43,8 +51,14 @@ Readings of details the issue leaves open (each is something the trace shows):
   ``max_turns`` turns played -> ``end(turn_limit)``.  A turn ended by a stuck
   loss runs the same checks after its ``lose`` (see GRIDLOCK_COUNTS_STUCK_TURNS).
 * Gridlock: the number of commuters waiting is sampled at the end of each turn
-  (after upkeep); more than ``gridlock_limit`` at two consecutive turn ends ends
-  the game, ``winner -1``.
+  (after upkeep); more than ``gridlock_limit`` at ``gridlock_turns`` (2)
+  consecutive turn ends ends the game, ``winner -1``.
+* Bank (``bank_money`` > 0; 0 = no limit): the start money is dealt in seat
+  order, a seat getting what is left when the bank runs short; a take pays
+  the smaller of the fares and the bank; a purchase pays the bank; upkeep
+  gives the bank what the player has, up to the amount due; a loser's money
+  goes back to the bank.  Always: bank + the money of the players still in
+  the game = ``bank_money``.
 * A loser's cars leave the board and its passengers' tokens return to the
   supply; its money and delivered count stay as they were.  In the ``end``
   event ``cars`` is the number of cars each seat owns on the board (0 for a
@@ -78,10 +92,13 @@ PARAMS = (
     "spawn_on_turn_end",
     "upkeep_per_car",
     "gridlock_limit",
+    "gridlock_turns",
     "max_turns",
     "car_capacity",
     "commuter_tokens",
+    "bank_money",
 )
+HQ_RULES = ("fixed", "chosen", "anywhere")  # the rule parameter "hq"
 SETUP_SPAWNS = 2
 SPAWN_CARDS = 16  # "16 spawn cards"
 MAX_ADJACENT = 6  # "the six adjacent streets": three at each end of a street
@@ -117,10 +134,15 @@ class CarnageState:
     fares: list
     costs: list
     upkeep: list
+    dealt: list  # start money of each seat
     turn: int = 0
     seat: int = -1
     bought_now: set = field(default_factory=set)
     acted: dict = field(default_factory=dict)  # (car, action) -> True this turn
+    acting: int | None = None  # the car acting now (this turn)
+    finished: set = field(default_factory=set)  # cars that have finished acting this turn
+    bank: int = 0  # money tokens in the bank (bank_money > 0)
+    sites: list = field(default_factory=list)  # HQ sites of the board (setup.board.hq)
     over_limit_streak: int = 0
     ended: bool = False
     winner: int | None = None
@@ -177,10 +199,13 @@ class CarnageState:
         for k, w in enumerate(self.token_where):
             if w is not None and w[0] == "ride" and k not in self.riding[w[1]][w[2]]:
                 return f"token {k} riding state inconsistent"
-        start = self.params["start_money"]
         for p in range(len(self.players)):
-            if self.money[p] != start + self.fares[p] - self.costs[p] - self.upkeep[p]:
+            if self.money[p] != self.dealt[p] + self.fares[p] - self.costs[p] - self.upkeep[p]:
                 return f"money of seat {p} not conserved"
+        if self.params["bank_money"] > 0:
+            held = sum(max(m, 0) for m, a in zip(self.money, self.alive) if a)
+            if self.bank + held != self.params["bank_money"]:
+                return f"bank {self.bank} + money in play {held} != bank_money {self.params['bank_money']}"
         return None
 
 
@@ -237,6 +262,8 @@ class CarnageReferee(EventCursor):
             v = params[name]
             if not isinstance(v, (int, float)) or isinstance(v, bool):
                 self.fail(f"param {name}={v!r} is not a number")
+        if params.get("hq") not in HQ_RULES:
+            self.fail(f"param hq={params.get('hq')!r}: expected one of {HQ_RULES}")
         players = ev.get("players")
         if (
             not isinstance(players, list)
@@ -259,10 +286,12 @@ class CarnageReferee(EventCursor):
                 f"board: street {wide[0]} touches {len(adj[wide[0]])} streets, at most {MAX_ADJACENT}"
             )
         hq = board.get("hq")
-        if not isinstance(hq, list) or len(hq) != n:
-            self.fail(f"board hq must list a street per seat ({n}), got {hq!r}")
-        if any(not is_int(s) or not 0 <= s < ns for s in hq) or len(set(hq)) != n:
-            self.fail(f"board hq {hq!r}: seats need distinct streets 0..{ns - 1}")
+        fixed = params["hq"] == "fixed"
+        if not isinstance(hq, list) or (len(hq) != n if fixed else len(hq) < n):
+            want = "a street per seat" if fixed else "at least a site per seat"
+            self.fail(f"board hq must list {want} ({n}) under hq={params['hq']}, got {hq!r}")
+        if any(not is_int(s) or not 0 <= s < ns for s in hq) or len(set(hq)) != len(hq):
+            self.fail(f"board hq {hq!r}: sites must be distinct streets 0..{ns - 1}")
         cards = board.get("spawn_cards")
         if not isinstance(cards, list) or len(cards) != SPAWN_CARDS:
             self.fail(f"board must have {SPAWN_CARDS} spawn_cards")
@@ -278,21 +307,27 @@ class CarnageReferee(EventCursor):
                 )
         money = ev.get("money")
         want = [params["start_money"]] * n
+        bank = params["bank_money"]
+        if bank > 0:  # dealt in seat order; a seat gets what is left
+            want = []
+            for _ in range(n):
+                want.append(min(params["start_money"], bank))
+                bank -= want[-1]
         if money != want:
             self.fail(
-                f"setup money is {money!r}, expected start_money for every seat {want!r}"
+                f"setup money is {money!r}, expected start_money dealt to every seat {want!r}"
             )
         n_tok = params["commuter_tokens"]
         self.st = CarnageState(
             params=dict(params),
             players=list(players),
             adjacency=[list(r) for r in adj],
-            hq=list(hq),
+            hq=[None] * n,
             cards=[tuple(c) for c in cards],
             dist=bfs_distances(adj),
             money=list(want),
             delivered=[0] * n,
-            fleet=[[hq[p]] for p in range(n)],
+            fleet=[[] for _ in range(n)],
             riding=[[[]] for _ in range(n)],
             alive=[True] * n,
             token_where=[None] * n_tok,
@@ -301,7 +336,35 @@ class CarnageReferee(EventCursor):
             fares=[0] * n,
             costs=[0] * n,
             upkeep=[0] * n,
+            dealt=list(want),
+            bank=bank,
+            sites=list(hq),
         )
+        self.done(ev)
+        for seat in range(n):
+            self.choose_hq(seat)
+
+    def choose_hq(self, seat: int) -> None:
+        st = self.st
+        rule = st.params["hq"]
+        ev = self.take("hq", why=f"seat {seat}'s HQ (setup, seat order)")
+        self.same(ev, "turn", 0)
+        self.same(ev, "seat", seat, "seat choosing its HQ (seat order)")
+        street = self.field(ev, "street")
+        if not 0 <= street < len(st.adjacency):
+            self.fail(f"HQ street {street} out of range 0..{len(st.adjacency) - 1}")
+        taken = st.car_at(street)
+        if rule == "fixed":
+            self.same(ev, "street", st.sites[seat], f"HQ of seat {seat} (hq=fixed: the board's site)")
+        elif rule == "chosen":
+            if street not in st.sites:
+                self.fail(f"HQ street {street} is not a site of the board {st.sites} (hq=chosen)")
+            if taken is not None:
+                self.fail(f"HQ site {street} was chosen already by seat {taken[0]}")
+        elif taken is not None:
+            self.fail(f"HQ street {street} holds car {taken} (hq=anywhere: a street without a car)")
+        st.hq[seat] = street
+        st.fleet[seat].append(street)
         self.done(ev)
 
     # --- spawns -----------------------------------------------------------------
@@ -393,6 +456,8 @@ class CarnageReferee(EventCursor):
         st.seat = seat
         st.bought_now = set()
         st.acted = {}
+        st.acting = None
+        st.finished = set()
         self.done(ev)
 
         if not self.can_move(seat):
@@ -448,6 +513,7 @@ class CarnageReferee(EventCursor):
             paid,
             f"upkeep paid ({n_cars} cars not bought this turn x {st.params['upkeep_per_car']})",
         )
+        st.bank += min(paid, max(st.money[seat], 0))
         st.money[seat] -= paid
         st.upkeep[seat] += paid
         self.same(ev, "money", st.money[seat], "money after upkeep")
@@ -480,7 +546,7 @@ class CarnageReferee(EventCursor):
                 st.over_limit_streak += 1
             else:
                 st.over_limit_streak = 0
-            if st.over_limit_streak >= 2:
+            if st.over_limit_streak >= st.params["gridlock_turns"]:
                 self.end(-1, "gridlock")
                 return
         if st.turn >= st.params["max_turns"]:
@@ -514,6 +580,7 @@ class CarnageReferee(EventCursor):
     def eliminate(self, p: int) -> None:
         st = self.st
         st.alive[p] = False
+        st.bank += max(st.money[p], 0)  # its money tokens go back to the bank
         for c in range(len(st.fleet[p])):
             for k in st.riding[p][c]:
                 st.token_where[k] = None
@@ -533,6 +600,11 @@ class CarnageReferee(EventCursor):
             self.fail(
                 f"car {c} already did {action} this turn (each of drop/move/take at most once)"
             )
+        if c in st.finished:
+            self.fail(f"car {c} acts again after it had finished this turn (another car acted or a buy came since)")
+        if st.acting is not None and st.acting != c:
+            st.finished.add(st.acting)
+        st.acting = c
         st.acted[(c, action)] = True
         return c
 
@@ -560,6 +632,10 @@ class CarnageReferee(EventCursor):
         occ = st.car_at(st.hq[p])
         if occ is not None:
             self.fail(f"buy but HQ street {st.hq[p]} is occupied by car {occ}")
+        if st.acting is not None:  # a buy comes between cars: the one acting has finished
+            st.finished.add(st.acting)
+            st.acting = None
+        st.bank += cost
         st.money[p] -= cost
         st.costs[p] += cost
         st.bought_now.add(len(st.fleet[p]))
@@ -605,7 +681,11 @@ class CarnageReferee(EventCursor):
         fpb = st.params["fare_per_block"]
         blocks = [st.dist[st.token_origin[k]][st.token_dest[k]] for k in ks]
         fare = fpb * sum(blocks)
+        if st.params["bank_money"] > 0 and st.bank < fare:
+            self.same(ev, "fare", st.bank, f"fare (the bank holds {st.bank} of fare_per_block {fpb} x blocks {blocks})")
+            fare = st.bank
         self.same(ev, "fare", fare, f"fare (fare_per_block {fpb} x blocks {blocks})")
+        st.bank -= fare
         for k in ks:
             st.token_where[k] = ("ride", p, c)
             st.riding[p][c].append(k)

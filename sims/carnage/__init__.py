@@ -36,16 +36,21 @@ class CarnageSpec(GameSpec):
         EndReason("deliveries", "a player delivered win_deliveries commuters"),
         EndReason("cars", "a player owned win_cars cars"),
         EndReason("last_standing", "every other player went bankrupt or was stuck"),
-        EndReason("gridlock", "more than gridlock_limit commuters waited at two turn ends in a row: everybody loses"),
+        EndReason(
+            "gridlock",
+            "more than gridlock_limit commuters waited at gridlock_turns turn ends in a row: everybody loses",
+        ),
         EndReason("turn_limit", "max_turns player turns were played, no winner", is_cap=True),
     )
     score_name = "delivered"
     min_players = 2
     max_players = 4
     default_players = ("greedy", "fleet")
+    # The search player's default budget (RULES.md, 'The search player'): 64
+    # playouts of 6 turns, greedy in every seat, scored by kernel.evaluate.
     mc_rollouts = 64
     mc_rollout_policy = "greedy"
-    mc_horizon = 0
+    mc_horizon = 6
     has_gpu = True
 
     # ----- parameters and board ---------------------------------------------------

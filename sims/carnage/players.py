@@ -88,6 +88,7 @@ from sims.carnage.state import (
     MAX_CAPACITY,
     MAX_CARS,
     MAX_RANKS,
+    MAY_ACT,
     MONEY,
     N_CARDS,
     N_CARS,
@@ -107,7 +108,6 @@ from sims.carnage.state import (
     can_move,
     can_take,
     dist,
-    may_act,
     n_neighbours,
     neighbour,
     street_car,
@@ -153,37 +153,35 @@ def step_toward(st, seat, car, target):
 def step_aside(st, seat, car, target):
     """When every street closer to ``target`` holds a car: ACT_MOVE + k to a
     free neighbour as far from ``target`` as the car is (a way round the
-    block), preferring one with a free street closer to the target beyond it
-    (ties: lowest k); else ACT_DONE."""
+    block), the first (lowest k) with a free street closer to the target
+    beyond it, else the first such neighbour; else ACT_DONE."""
     street = st[CAR_STREET + seat * MAX_CARS + car]
     d = dist(st, street, target)
-    best_k = -1
-    best_open = -1
+    first = -1
     for k in range(n_neighbours(st, street)):
         nb = neighbour(st, street, k)
         if street_car(st, nb) >= 0 or dist(st, nb, target) != d:
             continue
-        open_ = 0
+        if first < 0:
+            first = k
         for j in range(n_neighbours(st, nb)):
             nn = neighbour(st, nb, j)
-            if street_car(st, nn) < 0 and dist(st, nn, target) < d:
-                open_ = 1
-                break
-        if open_ > best_open:
-            best_open = open_
-            best_k = k
-    if best_k < 0:
+            if dist(st, nn, target) < d and street_car(st, nn) < 0:
+                return ACT_MOVE + k
+    if first < 0:
         return ACT_DONE
-    return ACT_MOVE + best_k
+    return ACT_MOVE + first
 
 
 @njit(cache=True)
 def _drive_to(st, seat, car, target):
     """The move toward ``target``: a step closer, else (``side_step``) a step
-    round the block, else ACT_DONE."""
+    round the block when the target is two or more blocks away (next to it,
+    the car waits for the street to clear), else ACT_DONE."""
     act = step_toward(st, seat, car, target)
     if act == ACT_DONE and player_param(st, seat, K_SIDE_STEP):
-        act = step_aside(st, seat, car, target)
+        if dist(st, st[CAR_STREET + seat * MAX_CARS + car], target) >= 2:
+            act = step_aside(st, seat, car, target)
     return act
 
 
@@ -350,30 +348,48 @@ def _reserve_ok(st, seat, turns):
 
 
 @njit(cache=True)
-def _blocks(st, seat, car, other, greedy):
-    """Car ``car`` stands on a street next to ``other`` that brings ``other``
-    closer to where it drives."""
-    here = st[CAR_STREET + seat * MAX_CARS + car]
-    there = st[CAR_STREET + seat * MAX_CARS + other]
-    target = _target(st, seat, other, greedy)
-    if target < 0 or dist(st, here, there) != 1:
-        return False
-    return dist(st, here, target) < dist(st, there, target)
+def _in_the_way(st, seat, other, greedy):
+    """A car of ours that may act next and stands on a street that would
+    bring car ``other`` closer to its nearest passenger's destination, when
+    ``other`` has no free street closer (a jam of our own making); -1 when
+    none."""
+    o = seat * MAX_CARS + other
+    if st[CAR_USED + o] & USED_MOVE:
+        return -1
+    there = st[CAR_STREET + o]
+    beside = -1  # first the cheap test: a car of ours next to it at all?
+    for car in range(st[N_START]):
+        if car != other and (st[MAY_ACT] >> car) & 1 and dist(st, st[CAR_STREET + seat * MAX_CARS + car], there) == 1:
+            beside = car
+            break
+    if beside < 0:
+        return -1
+    target = _nearest_dest(st, seat, other)  # a passenger's drop: where a jam costs most
+    if target < 0 or target == there or step_toward(st, seat, other, target) != ACT_DONE:
+        return -1
+    d = dist(st, there, target)
+    for car in range(beside, st[N_START]):
+        if car == other or not (st[MAY_ACT] >> car) & 1:
+            continue
+        here = st[CAR_STREET + seat * MAX_CARS + car]
+        if dist(st, here, there) == 1 and dist(st, here, target) < d:
+            return car
+    return -1
 
 
 @njit(cache=True)
 def _order(st, seat, first, greedy):
-    """The car to act next: one that can drop (its spawns may feed the cars
-    still to act), else one standing in the way of another of ours, else the
+    """The car to act next (among the MAY_ACT bits): one that can drop (its
+    spawns may feed the cars still to act), else one standing in the way of
+    another of ours that has no free street closer to its goal, else the
     first in fleet order."""
     for car in range(st[N_START]):
-        if may_act(st, seat, car) and can_drop(st, seat, car):
+        if (st[MAY_ACT] >> car) & 1 and can_drop(st, seat, car):
             return np.int64(car)
-    for car in range(st[N_START]):
-        if not may_act(st, seat, car):
-            continue
-        for other in range(st[N_START]):
-            if other != car and may_act(st, seat, other) and _blocks(st, seat, car, other, greedy):
+    for other in range(st[N_START]):
+        if (st[MAY_ACT] >> other) & 1:
+            car = _in_the_way(st, seat, other, greedy)
+            if car >= 0:
                 return np.int64(car)
     return first
 
@@ -430,11 +446,11 @@ def random_player(kind, seat, subject, st):
     if kind == KIND_ORDER:
         n = 0
         for car in range(st[N_START]):
-            if may_act(st, seat, car):
+            if (st[MAY_ACT] >> car) & 1:
                 n += 1
         r = draw_below(st, np.int64(n))
         for car in range(st[N_START]):
-            if may_act(st, seat, car):
+            if (st[MAY_ACT] >> car) & 1:
                 if r == 0:
                     return np.int64(car)
                 r -= 1

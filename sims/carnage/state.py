@@ -28,6 +28,7 @@ Carnage's own regions ("x4" = one per seat, seats 0..3; car ``c`` of seat
       N_START                cars the seat owned when its turn began (cars
                              bought during the turn come after and never act)
       FINISHED               bit c: car c has finished acting this turn
+      MAY_ACT                bit c: car c may act next (set when KIND_ORDER is asked)
       N_ALIVE, N_WAITING (commuters waiting on streets), N_FREE (free commuter
       tokens), STREAK (consecutive turn ends over gridlock_limit), BANK (money
       tokens left in the bank; bank_money > 0 only)
@@ -100,6 +101,7 @@ CAR = LAYOUT.dynamic(1)
 OFFERING = LAYOUT.dynamic(1)
 N_START = LAYOUT.dynamic(1)
 FINISHED = LAYOUT.dynamic(1)
+MAY_ACT = LAYOUT.dynamic(1)
 N_ALIVE = LAYOUT.dynamic(1)
 N_WAITING = LAYOUT.dynamic(1)
 N_FREE = LAYOUT.dynamic(1)

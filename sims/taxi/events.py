@@ -51,6 +51,7 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
         order[DECKS[deck]] = data(count)
     out: list[dict[str, Any]] = [
         ctx.setup(
+            turn=0,
             board=setup_board_json(board, n, stops),
             order=order,
             money=[params["start_money"]] * n,

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from balance.registry import get_game
-from tests.property import random_params
+from tests.property import random_value
 from tests.taxi.referee import referee, replay
 
 SPEC = get_game("taxi")
@@ -38,6 +38,20 @@ VARIANTS = (
     {"freeway_faces": 6, "green_faces": 6},
     {"taxi_stake": 2000, "plate_price": 9000},
 )
+
+
+MONEY = ("start_money", "destination_bonus", "hire_fee", "plate_price", "plate_value", "plate_sale",
+         "money_stake", "money_prize", "taxi_stake")
+
+
+def random_params(spec, rng):
+    """Every parameter drawn inside its range (tests/property.py), amounts rounded
+    to $10 notes and the die kept to 12 faces, as check_params asks."""
+    values = {p.name: random_value(p, rng) for p in spec.params}
+    for name in MONEY:
+        values[name] -= values[name] % 10
+    values["green_faces"] = min(values["green_faces"], 12 - values["freeway_faces"])
+    return spec.resolve_params(values)
 
 
 def players_for(labels):

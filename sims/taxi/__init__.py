@@ -38,7 +38,7 @@ class Taxi(GameSpec):
     default_players = ("router", "gambler", "investor", "cautious")
     mc_rollouts = 32
     mc_rollout_policy = "router"
-    mc_horizon = 12  # 3 rounds of 4 players: the wealth lead then is a steadier signal than the end (docs/players.md)
+    mc_horizon = 4  # one round of 4 players, scored by evaluate's standing (docs/players.md measures it)
 
     # ----- parameters and board -------------------------------------------------
     def check_params(self, values: Mapping[str, Any]) -> None:

@@ -181,6 +181,7 @@ from sims.taxi.state import (
     WHITES,
     WHITES_USED,
     can_end,
+    d0,
     next_in,
 )
 
@@ -918,7 +919,8 @@ def apply(st, answer):
 @njit(cache=True)
 def candidates(st, out):
     """What mc compares: both decks (and none), every legal bet, buy or not,
-    keep or place the barrier where Bar would; a move is left to the rollout
+    keep or place the barrier where Bar would, and the first drive of a move
+    (the best few by Drive's order); the rest of a move is left to the rollout
     policy (its Drive)."""
     kind = st[DECISION]
     seat = st[DECIDER]
@@ -954,7 +956,53 @@ def candidates(st, out):
         out[0] = -1
         out[1] = seg
         return 2
+    if kind == KIND_MOVE and st[DRIVES] == 0:
+        return _move_candidates(st, seat, out)
     return 0
+
+
+MOVE_CANDIDATES = 4
+
+
+@njit(cache=True)
+def _drive_key(st, seat, i):
+    """Drive's order of a menu entry: D0 to the stop, tablets, segments, end node."""
+    x = st[st[O_MENU_NODE] + i]
+    d = d0(st, x, st[DEST + seat])
+    t = st[st[O_MENU_GREENS] + i] + st[st[O_MENU_WHITES] + i]
+    return ((d * 64 + min(t, 63)) * 1024 + min(st[st[O_MENU_STEPS] + i], 1023)) * 65536 + x
+
+
+@njit(cache=True)
+def _move_candidates(st, seat, out):
+    """The first drive of a move: the MOVE_CANDIDATES best drives by Drive's order
+    (one per end node) that may end the move."""
+    n = 0
+    for i in range(st[MENU_N]):
+        x = st[st[O_MENU_NODE] + i]
+        if not can_end(st, x):
+            continue
+        key = _drive_key(st, seat, i)
+        dup = -1
+        for j in range(n):
+            if st[st[O_MENU_NODE] + out[j]] == x:
+                dup = j
+                break
+        if dup >= 0:
+            if key < _drive_key(st, seat, out[dup]):
+                out[dup] = i
+            continue
+        if n < MOVE_CANDIDATES:
+            out[n] = i
+            n += 1
+        else:
+            worst = 0
+            for j in range(1, n):
+                if _drive_key(st, seat, out[j]) > _drive_key(st, seat, out[worst]):
+                    worst = j
+            if key < _drive_key(st, seat, out[worst]):
+                out[worst] = i
+    return n
 
 
 @njit(cache=True)
@@ -988,21 +1036,50 @@ def determinize(st, seat):
 
 
 @njit(cache=True)
+def standing(st, seat):
+    """What a seat is worth in a playout cut by the horizon: its wealth, its
+    tablets ($500 a green, $1,000 a freeway tablet: what they win in races), and
+    its expected share of the current leg's bonus (the arrivals' share; else
+    shared among the seats racing in proportion to 1 / (1 + D0 to their stop)^2)."""
+    pv = st[PARAMS + P_PLATE_VALUE]
+    w = st[MONEY + seat] + pv * st[PLATES + seat] + 500 * st[GREENS + seat] + 1000 * st[WHITES + seat]
+    bonus = st[PARAMS + P_DESTINATION_BONUS]
+    n = st[N_SEATS]
+    arrived = 0
+    for s in range(n):
+        if st[OUT + s] == 0 and st[ARRIVED + s] != 0:
+            arrived += 1
+    if st[LEG_ENDED] != 0:
+        return w
+    if arrived > 0:
+        return w + (bonus // arrived if st[ARRIVED + seat] != 0 else 0)
+    mine = 0.0
+    total = 0.0
+    for s in range(n):
+        if st[OUT + s] == 0:
+            d = d0(st, st[POS + s], st[DEST + s])
+            m = 1.0 / ((1.0 + d) * (1.0 + d))
+            total += m
+            if s == seat:
+                mine = m
+    return w + np.int64(bonus * mine / total)
+
+
+@njit(cache=True)
 def evaluate(st, seat):
     """A finished playout: VALUE_SCALE for a win, 0 otherwise.  A playout cut by
-    the horizon: 0 when out, else from the lead in wealth over the richest
-    opponent, relative to what the legs left can still move (about $3,000 a
+    the horizon: 0 when out, else from the lead of its ``standing`` over the best
+    opponent's, relative to what the legs left can still move (about $3,000 a
     leg): VALUE_SCALE/2 for level, towards VALUE_SCALE for a clear lead."""
     if st[END_REASON] >= 0:
         return VALUE_SCALE if st[WINNER] == seat else 0
     if st[OUT + seat] != 0:
         return 0
-    pv = st[PARAMS + P_PLATE_VALUE]
-    mine = st[MONEY + seat] + pv * st[PLATES + seat]
+    mine = standing(st, seat)
     best = -(1 << 62)
     for s in range(st[N_SEATS]):
         if s != seat and st[OUT + s] == 0:
-            best = max(best, st[MONEY + s] + pv * st[PLATES + s])
+            best = max(best, standing(st, s))
     diff = mine - best
     spread = 3000 * (st[LEGS] - st[LEG] + 2)
     half = VALUE_SCALE // 2

@@ -101,7 +101,6 @@ from balance.state import (
     RNG,
     SCORE,
     SCRATCH_AT,
-    SCRIPT_LEN,
     SEARCHES,
     SEARCHING,
     SEAT,
@@ -110,7 +109,6 @@ from balance.state import (
     SIZE,
     SUBJECT,
     TURN,
-    VALUE_SCALE,
     WINNER,
 )
 
@@ -142,7 +140,7 @@ def unmanaged(state):
     """``state`` seen through an array without a reference count (numba.carray
     on its address).  Even one array argument leaves a few atomic
     incref/decref pairs per call that numba cannot prune; on an array without
-    a meminfo they are a null test (measured on Carnage: 73k -> 110k games per
+    a meminfo they are a null test (measured on the flagship game: 73k -> 110k games per
     second and core).  The caller keeps ``state`` alive while the view is used."""
     return carray(_address_as_pointer(state.ctypes.data), state.shape[0], np.int64)
 
@@ -234,8 +232,9 @@ def best_arm(st, n, incumbent):
 
 # --------------------------------------------------------------------------- the template
 # Plain functions: compile_kernel compiles a copy per game with the game's
-# advance, apply, heuristics, candidates, determinize, evaluate and MC (the
-# index of the search player, after the heuristics) bound.
+# advance, apply, heuristics, candidates, determinize, evaluate, MC (the
+# index of the search player, after the heuristics) and BUILTIN_DECIDE (True:
+# decide is the built-in switch; False in a user's players' copy) bound.
 
 
 def decide(player, kind, seat, subject, st):
@@ -257,10 +256,19 @@ def play_on(st):
 
 
 def play_game(state, seating, player_params, seed, game, record):
-    """Game ``game`` under master seed ``seed``, from setup to its end."""
+    """Game ``game`` under master seed ``seed``, from setup to its end.
+
+    With the built-in switch and no search player seated (a state without a
+    search workspace), every seat is a heuristic: the game is played as a
+    playout to its end, which asks the heuristics directly, without the
+    switch's branch to the search player (that branch in the loop of every
+    decision measured 2% of the flagship game's games/s); the same decisions."""
     st = unmanaged(state)
     reset_game(st, seating, player_params, seed, game, record)
-    play_on(st)
+    if BUILTIN_DECIDE and st[SCRATCH_AT] == 0:
+        playout(st, NO_LIMIT)
+    else:
+        play_on(st)
 
 
 def playout(st, last_turn):
@@ -397,7 +405,8 @@ class Kernel:
             "playout": self.playout,
             "mc_player": self.mc_player,
         }
-        fresh = _instantiate(self.module, {**self.supplied, "MC": np.int64(self.mc)}, bound, _DECIDING, cache=False)
+        scope = {**self.supplied, "MC": np.int64(self.mc), "BUILTIN_DECIDE": False}
+        fresh = _instantiate(self.module, scope, bound, _DECIDING, cache=False)
         return Kernel(
             self.module, self.n_heuristics, decide_fn, fresh["play_on"], fresh["play_game"],
             self.playout, self.mc_player, fresh["play_batch"], fresh["play_traced"], self.supplied,
@@ -455,7 +464,7 @@ def compile_kernel(
         "determinize": determinize,
         "evaluate": evaluate,
     }
-    made = _instantiate(module, {**supplied, "MC": np.int64(n_heuristics)}, {}, None, cache=True)
+    made = _instantiate(module, {**supplied, "MC": np.int64(n_heuristics), "BUILTIN_DECIDE": True}, {}, None, cache=True)
     kernel = Kernel(
         module, int(n_heuristics), made["decide"], made["play_on"], made["play_game"], made["playout"],
         made["mc_player"], made["play_batch"], made["play_traced"], supplied,

@@ -36,6 +36,7 @@ from sims.taxi.params import (
     P_MONEY_STAKE,
     P_PLATE_PRICE,
     P_PLATE_VALUE,
+    P_STOP_ON_FREEWAY,
     P_TAXI_STAKE,
 )
 from sims.taxi.state import (
@@ -60,7 +61,10 @@ from sims.taxi.state import (
     MENU_N,
     MONEY,
     N_BARRED,
+    N_NODES,
     N_SEGS,
+    O_D0,
+    O_FREEWAY,
     O_MENU_GREENS,
     O_MENU_NODE,
     O_MENU_STEPS,
@@ -93,7 +97,11 @@ def drive(st, seat):
     u = taxi_node(st)
     if u == dest:
         return STOP
-    here = d0(st, u, dest)
+    n_nodes = st[N_NODES]
+    to_dest = st[O_D0] + dest  # D0[x, dest] = st[to_dest + x * n_nodes]
+    here = st[to_dest + u * n_nodes]
+    anywhere = st[PARAMS + P_STOP_ON_FREEWAY] != 0
+    freeway = st[O_FREEWAY]
     m_node = st[O_MENU_NODE]
     m_steps = st[O_MENU_STEPS]
     m_greens = st[O_MENU_GREENS]
@@ -105,9 +113,9 @@ def drive(st, seat):
     bx = BIG
     for i in range(st[MENU_N]):
         x = st[m_node + i]
-        if not can_end(st, x):
+        if not anywhere and st[freeway + x] != 0:
             continue
-        dd = d0(st, x, dest)
+        dd = st[to_dest + x * n_nodes]
         if dd > bd:
             continue
         t = st[m_greens + i] + st[m_whites + i]

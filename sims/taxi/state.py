@@ -78,7 +78,7 @@ import numpy as np
 from numba import njit
 
 from balance.state import MAX_SEATS, N_SEATS, Layout
-from sims.taxi.params import N_PARAMS, P_GAME_LENGTH, P_STOP_ON_FREEWAY
+from sims.taxi.params import N_PARAMS, P_STOP_ON_FREEWAY
 from sims.taxi.params import PARAMS as PARAM_DECLS
 
 N_DECKS = 3
@@ -444,4 +444,3 @@ def legs_of(params: Mapping[str, Any]) -> int:
     return 15 if params["game_length"] == "short" else 30
 
 
-assert P_GAME_LENGTH == 0

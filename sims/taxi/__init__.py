@@ -54,6 +54,11 @@ class Taxi(GameSpec):
 
         return board_json(board if board is not None else self.board_for(None))
 
+    def board_text(self, board: Any) -> str | None:
+        from sims.taxi.board import board_text
+
+        return board_text(board if board is not None else self.board_for(None))
+
     def check_seating(self, n_seats: int, board: Any) -> None:
         if n_seats > len(board.guides):
             raise UserError(

@@ -648,3 +648,69 @@ def setup_board_json(board: TaxiBoard, n_seats: int, stops: int) -> dict[str, An
         "destinations": data["destinations"], "base": data["base"], "guides": data["guides"],
         "decks": data["decks"],
     }
+
+
+# --------------------------------------------------------------------------- the drawing
+LEGEND_SYMBOLS = "abcdefghijklmnopqrstuvwxyz123456789"
+MAX_DRAWN = 60  # coordinates up to this: a wider map is listed, not drawn
+
+
+def board_text(board: TaxiBoard) -> str | None:
+    """The map drawn on a character grid (``balance board taxi``), as RULES.md shows
+    it: nodes at (2y, 2x); `F` a freeway node, `@` the base, a letter a destination
+    (legend below), `*` a light, `+` another node; freeway `>v<^` in its direction,
+    major roads `=` `H`, minor `-` `|`, an entry `T`, an exit `O`.  None when a
+    coordinate is not a whole number in 0..60 (a map that is not on a grid)."""
+    xy = board.xy
+    if not all(float(c).is_integer() and 0 <= c <= MAX_DRAWN for p in xy for c in p):
+        return None
+    width = 2 * int(max(x for x, _ in xy)) + 1
+    height = 2 * int(max(y for _, y in xy)) + 1
+    grid = [[" "] * width for _ in range(height)]
+    entries, exits = set(board.entries), set(board.exits)
+    for a, b, street in board.segments:
+        s = board.streets[street]
+        (x1, y1), (x2, y2) = ((int(c) for c in xy[a]), (int(c) for c in xy[b]))
+        if x1 != x2 and y1 != y2:
+            continue  # a bend: only its nodes are drawn
+        cells = [(2 * y1 + k * (1 if y2 > y1 else -1), 2 * x1) for k in range(1, 2 * abs(y2 - y1))] if x1 == x2 else [
+            (2 * y1, 2 * x1 + k * (1 if x2 > x1 else -1)) for k in range(1, 2 * abs(x2 - x1))]
+        horizontal = y1 == y2
+        if s.kind == "freeway":
+            mark = (">" if x2 > x1 else "<") if horizontal else ("v" if y2 > y1 else "^")
+        elif s.kind == "major":
+            mark = "=" if horizontal else "H"
+        else:
+            mark = "-" if horizontal else "|"
+        for r, c in cells:
+            grid[r][c] = mark
+        ramp = "T" if (a, b) in entries or (b, a) in entries else "O" if (a, b) in exits or (b, a) in exits else ""
+        if ramp and cells:
+            r, c = cells[len(cells) // 2]
+            grid[r][c] = ramp
+    symbol: dict[int, str] = {}
+    legend: list[str] = []
+    for k, (name, node) in enumerate((d for d in board.destinations if d[1] != board.base)):
+        mark = LEGEND_SYMBOLS[k] if k < len(LEGEND_SYMBOLS) else "?"
+        symbol[node] = mark
+        legend.append(f"{mark} {name} ({board.nodes[node]})")
+    for node, (x, y) in enumerate(xy):
+        if board.freeway[node]:
+            mark = "F"
+        elif node == board.base:
+            mark = "@"
+        elif node in symbol:
+            mark = symbol[node]
+        elif board.lit[node]:
+            mark = "*"
+        else:
+            mark = "+"
+        grid[2 * int(y)][2 * int(x)] = mark
+    columns = "abcdefghijklmnopqrstuvwxyz"
+    lines = ["    " + " ".join(columns[x % 26] for x in range(width // 2 + 1))]
+    for r, row in enumerate(grid):
+        label = f"{r // 2:3d} " if r % 2 == 0 else "    "
+        lines.append((label + "".join(row)).rstrip())
+    for i in range(0, len(legend), 3):
+        lines.append(("   " + "".join(f"{entry:<29}" for entry in legend[i : i + 3])).rstrip())
+    return "\n".join(lines) + "\n"

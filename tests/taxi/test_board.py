@@ -79,6 +79,18 @@ def test_every_destination_is_reachable_without_tablets_and_d0_is_symmetric_enou
     assert all(b.d0[u, u] == 0 for u in range(b.n_nodes))
 
 
+def test_the_drawing_is_the_map_of_rules_md():
+    """The drawing made from the data is the spec's map, character for character
+    (RULES.md quotes it): the data and the drawing describe the same city."""
+    from sims.taxi.board import board_text
+
+    rules = (DEFAULT_BOARD.parent.parent / "RULES.md").read_text(encoding="utf-8")
+    start = rules.index("```\n    a b c d e f g h i j k l m n o p q r s") + 4
+    drawn = rules[start : rules.index("```", start)]
+    assert board_text(load_board()) == drawn
+    assert board_text(load_board(BOARDS / "village.toml")) is None  # off the grid: listed instead
+
+
 def test_board_json_has_the_spec_keys():
     data = SPEC.board_json(load_board())
     for key in ("nodes", "adjacency", "lights", "entries", "exits", "destinations", "base", "guides"):

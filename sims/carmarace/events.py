@@ -105,9 +105,10 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
             move = {"type": "move", "turn": turn, "seat": a, "card": b, "base": c, "karma": d, "speed": e,
                     "path": [f], "rolls": []}
             events.append(move)
-        elif kind == EV_PATH:
+        elif kind == EV_PATH:  # from, to, roll, blocked
             assert move is not None and move["path"][-1] == a, f"trace row {i - 1}: a step outside a move"
-            move["path"].append(b)
+            if not d:  # d = 1: a roll naming a space the vehicle cannot take ends the move
+                move["path"].append(b)
             if c > 0:
                 move["rolls"].append({"at": a, "roll": c, "to": b})
         elif kind == EV_CLEANUP:
@@ -123,6 +124,7 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
             raise RuntimeError(f"unknown trace row kind {kind}")
     gifts = board.decks.gifts
     setup = ctx.setup(
+        turn=0,
         board=board.to_json(),
         cards=[dict(c) for c in board.decks.cards],
         gifts={"airport": gifts["airport"], "station": gifts["station"]},

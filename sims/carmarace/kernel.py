@@ -897,7 +897,15 @@ def apply(st, answer):
             if legal:
                 _step_to(st, w, roll)
             else:
-                st[PHASE] = PH_CLEANUP  # the die names a space this vehicle cannot use
+                # the die names a space this vehicle cannot use (a user's map): the move
+                # ends on the arrow; the roll is still in the trace
+                st[PHASE] = PH_CLEANUP
+                if st[RECORD]:
+                    at = event(st, EV_PATH)
+                    st[at + 2] = u
+                    st[at + 3] = w
+                    st[at + 4] = roll
+                    st[at + 5] = 1
         else:
             st[PHASE] = PH_CLEANUP
     elif kind == NEXT:

@@ -149,7 +149,8 @@ EV_LAND = 12  # seat, card, from, to, by (-1), roll (0: none)
 EV_STEP = 13  # seat, from, to
 EV_REMOVE = 14  # seat, card, slot, removed mask, n  + data: the removed cards
 EV_MOVE = 15  # seat, card, base, karma, speed, start
-EV_PATH = 16  # from, to, roll (0: no roll): one row per step of the move
+EV_PATH = 16  # from, to, roll (0: no roll), blocked: one row per step of the move (blocked = 1:
+#   a die that named a space the vehicle cannot take; the move ends on the arrow)
 EV_CLEANUP = 17  # seat, kept (-1), n  + data: the discarded cards
 EV_REFILL = 18  # seat, n  + data: the discarded cards
 EV_END = 19  # winner, reason

@@ -17,6 +17,7 @@ from balance.engine import compile_kernel
 from balance.state import (
     DECIDER,
     DECISION,
+    END_REASON,
     N_SEATS,
     RECORD,
     SEAT,
@@ -647,8 +648,8 @@ def _cleanup(st):
 @njit(cache=True)
 def advance(st):
     """Run the rules until a seat must decide or the game ends."""
-    if st[DECIDER] >= 0:
-        return  # a decision is pending
+    if st[DECIDER] >= 0 or st[END_REASON] >= 0:
+        return  # a decision is pending, or the game is over
     n_seats = st[N_SEATS]
     while True:
         ph = st[PHASE]

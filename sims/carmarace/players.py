@@ -715,12 +715,8 @@ PLAYERS = (
 @njit(cache=True)
 def heuristics(index, kind, seat, subject, st):
     """The built-in players as one switch on their index in PLAYERS."""
-    if index == HUNTER:
-        return skeleton(kind, seat, subject, st, HUNTER)
-    if index == SABOTEUR:
-        return skeleton(kind, seat, subject, st, SABOTEUR)
-    if index == RACER:
-        return skeleton(kind, seat, subject, st, RACER)
+    if index <= RACER:  # one call of the shared skeleton, the style being the index (compiles once)
+        return skeleton(kind, seat, subject, st, index)
     return random_player(kind, seat, subject, st)
 
 

@@ -3,10 +3,6 @@
 Every property is checked on the referee's replayed state, at every event of the
 trace (an observer of the replay), not on the kernel's own bookkeeping:
 
-* Carnage: every game ends; money is conserved (start + fares - cars - upkeep);
-  commuter tokens are conserved (free + waiting + riding = commuter_tokens) and
-  so are passengers (spawned = waiting + riding + delivered + returned by losers);
-  no two cars share a street; no car holds more than car_capacity.
 * Bahama Taxi: every game ends; the 52 cards are accounted for (pile, start
   cards, discard, citizens); at most one taxi per field; capacity and the
   end-phase limits hold at every pick-up; income is the fares of the citizens
@@ -22,7 +18,6 @@ from hypothesis import strategies as st
 from balance.errors import UserError
 from tests.property import setups, trace_events
 from tests.referees.bahama import BahamaState, referee_bahama
-from tests.referees.carnage import CarnageState, referee_carnage
 
 SETTINGS = settings(
     max_examples=60,
@@ -41,74 +36,8 @@ def _spec(name):
 
 
 @pytest.fixture(scope="module")
-def carnage():
-    return _spec("carnage")
-
-
-@pytest.fixture(scope="module")
 def bahama():
     return _spec("bahama")
-
-
-# ---- Carnage ------------------------------------------------------------------------
-def carnage_invariants(i: int, ev: dict, s: CarnageState) -> None:
-    where = f"event {i} ({ev['type']})"
-    n_tok = s.params["commuter_tokens"]
-    assert s.n_free() + s.n_waiting() + s.n_riding() == n_tok, (
-        f"{where}: tokens not conserved"
-    )
-    assert s.spawned == s.n_waiting() + s.n_riding() + sum(s.delivered) + s.returned, (
-        f"{where}: passengers"
-    )
-    start = s.params["start_money"]
-    for p in range(len(s.players)):
-        assert s.money[p] == start + s.fares[p] - s.costs[p] - s.upkeep[p], (
-            f"{where}: money of seat {p}"
-        )
-    streets = [st_ for cars in s.fleet for st_ in cars if st_ is not None]
-    assert len(streets) == len(set(streets)), f"{where}: two cars share a street"
-    for p, cars in enumerate(s.riding):
-        for c, aboard in enumerate(cars):
-            assert len(aboard) <= s.params["car_capacity"], (
-                f"{where}: car {(p, c)} over capacity"
-            )
-            if aboard:
-                assert s.fleet[p][c] is not None, (
-                    f"{where}: passengers in a car off the board"
-                )
-
-
-@SETTINGS
-@given(data=st.data())
-def test_carnage_properties(carnage, data):
-    params, names, seed, game = data.draw(setups(carnage), label="setup")
-    events = trace_events(carnage, params, names, seed, game)
-    state = referee_carnage(events, carnage_invariants)
-    # Every game ends, with an end event and a known reason.
-    assert state.ended and events[-1]["type"] == "end"
-    assert state.turn <= params["max_turns"]
-    assert state.reason in (
-        "deliveries",
-        "cars",
-        "last_standing",
-        "gridlock",
-        "turn_limit",
-    )
-    # The end event reports the conserved amounts.
-    start = params["start_money"]
-    assert events[-1]["money"] == [
-        start + f - c - u for f, c, u in zip(state.fares, state.costs, state.upkeep)
-    ]
-    assert sum(events[-1]["delivered"]) <= state.spawned
-
-
-@SETTINGS
-@given(data=st.data())
-def test_carnage_trace_is_reproducible(carnage, data):
-    params, names, seed, game = data.draw(setups(carnage), label="setup")
-    assert trace_events(carnage, params, names, seed, game) == trace_events(
-        carnage, params, names, seed, game
-    )
 
 
 # ---- Bahama Taxi ---------------------------------------------------------------------
@@ -182,19 +111,6 @@ def _simulated(spec, params, names, seed, game):
         spec.end_reasons[int(out.end_reason[0])],
         int(out.turns[0]),
         [int(x) for x in out.score[0]],
-    )
-
-
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data())
-def test_carnage_trace_is_the_simulated_game(carnage, data):
-    params, names, seed, game = data.draw(setups(carnage), label="setup")
-    end = trace_events(carnage, params, names, seed, game)[-1]
-    assert _simulated(carnage, params, names, seed, game) == (
-        end["winner"],
-        end["reason"],
-        end["turn"],
-        end["delivered"],
     )
 
 

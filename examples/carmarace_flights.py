@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 
 from balance import api
+from balance.runspec import parse_param_assignments
 from balance.stats import wilson
 
 
@@ -25,7 +26,7 @@ def main() -> None:
     ap.add_argument("--param", action="append", default=[])
     ap.add_argument("--board", default=None)
     args = ap.parse_args()
-    params = api.parse_param_assignments(args.param)
+    params = parse_param_assignments(args.param)
     won = {"plane": 0, "train": 0}
     rode = {"plane": 0, "train": 0}
     wins = seats = 0

@@ -40,8 +40,8 @@ class Carmarace(GameSpec):
     min_players = 2
     max_players = 6
     default_players = ("hunter", "hunter", "hunter", "hunter")
-    mc_rollouts = 64
-    mc_rollout_policy = "hunter"
+    mc_rollouts = 32
+    mc_rollout_policy = "saboteur"
     mc_horizon = 4
 
     def encode(self, params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:

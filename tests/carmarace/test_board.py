@@ -275,3 +275,14 @@ def test_board_json_through_the_cli(tmp_path, monkeypatch, capsys):
     assert exc.value.code in (0, None)
     data = json.loads(capsys.readouterr().out)
     assert data == SPEC.board_json(SPEC.board_for(None))
+
+
+def test_board_svg_through_the_cli(tmp_path, monkeypatch):
+    from balance.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:
+        main(["board", "carmarace", "--svg", "map.svg"])
+    assert exc.value.code in (0, None)
+    root = ET.fromstring((tmp_path / "map.svg").read_text(encoding="utf-8"))
+    assert len([e for e in root.iter() if e.tag.endswith("circle")]) == SPEC.board_for(None).n_nodes

@@ -26,7 +26,7 @@ from sims.carmarace import SPEC
 from tests.carmarace.referee import DECKS, referee
 from tests.property import GAME_INDICES, SEEDS, params_for
 
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=40, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 PLAYERS = ["hunter", "saboteur", "racer", "random", "mc:rollouts=2;horizon=2"]
 ALLOWED = {"road": ("road",), "tracks": ("road", "track"), "train": ("track",), "plane": ("sky",)}

@@ -6,7 +6,7 @@ seat count 2-6, random parameter values inside their ranges, both variants
 (Good Karma, young players), the other tie rule, every start-square rule, and a
 user map with small decks (tests/carmarace/data/mini.toml) -- plus coverage of
 the rare rules over them; then every kind of corruption.  ``-m slow`` replays
-2,000 more.
+1,000 more.
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ def test_referee_accepts_the_golden_two_player_vote():
 
 
 @pytest.mark.slow
-def test_referee_accepts_2000_more_traces():
-    replay_all(cases(2000, "slow"))
+def test_referee_accepts_1000_more_traces():
+    replay_all(cases(1000, "slow"))
 
 
 # --------------------------------------------------------------------------- corruptions

@@ -23,7 +23,8 @@ from balance.game import EndReason, GameSpec, TraceContext
 from sims.carmarace.params import PARAMS
 
 TRACE_TURNS = 4000  # turns the trace region is sized for (hunter games: < 160, random: < 600)
-ROWS_PER_TURN = 64  # trace rows a turn writes on average, generously (measured: ~15)
+ROWS_PER_TURN = 96  # trace rows a turn writes on average, generously (measured: 15 for hunters, 32 at worst)
+SETUP_ROWS = 1000  # the setup's deck orders (at most 2,048 cards, 6 a row), gifts and first hands
 
 
 class Carmarace(GameSpec):
@@ -51,7 +52,7 @@ class Carmarace(GameSpec):
 
     def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
         turns = min(int(params["max_turns"]), TRACE_TURNS)
-        return 200 + ROWS_PER_TURN * turns
+        return SETUP_ROWS + ROWS_PER_TURN * turns
 
     def decode_trace(self, ctx: TraceContext) -> list[dict[str, Any]]:
         from sims.carmarace.events import decode

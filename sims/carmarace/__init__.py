@@ -74,6 +74,11 @@ class Carmarace(GameSpec):
 
         return board_svg(board)
 
+    def heatmap_shape(self, board: Any) -> tuple[int, int] | None:
+        from sims.carmarace.board import heat_grid
+
+        return heat_grid(board)[0]
+
     def check_seating(self, n_seats: int, board: Any) -> None:
         squares = sum(1 for n in board.number if n is not None)
         if n_seats > squares:

@@ -36,6 +36,7 @@ Every fault is refused with one line naming the file and the fault
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections import deque
 from dataclasses import dataclass, field
@@ -701,6 +702,23 @@ def _positions(board: CarmaBoard) -> list[tuple[float, float]]:
         rows[board.togo[i]] = rows.get(board.togo[i], 0) + 1
         out.append((col, 1.0 + 2.0 * rows[board.togo[i]]))
     return out
+
+
+def heat_grid(board: CarmaBoard) -> tuple[tuple[int, int], list[int]]:
+    """The map's drawing grid, (rows, columns), and each space's cell in it
+    (row-major): the heatmap counts how often pawns enter each cell's spaces."""
+    pos = _positions(board)
+    if board.size:
+        cols, rows = int(math.ceil(board.size[0])), int(math.ceil(board.size[1]))
+    else:
+        cols = int(math.ceil(max(p[0] for p in pos))) + 1
+        rows = int(math.ceil(max(p[1] for p in pos))) + 1
+    cells = []
+    for x, y in pos:
+        cx = min(cols - 1, max(0, int(round(x))))
+        cy = min(rows - 1, max(0, int(round(y))))
+        cells.append(cy * cols + cx)
+    return (rows, cols), cells
 
 
 def board_svg(board: CarmaBoard, cell: int = 28) -> str:

@@ -153,6 +153,7 @@ from sims.carmarace.state import (
     has_step_option,
     is_step_option,
     togo,
+    visit,
 )
 
 END_CONVENTION = np.int64(0)
@@ -489,6 +490,8 @@ def _land(st, c):
                 if (largest and t > tt) or (not largest and t < tt) or (t == tt and e < to):
                     to = e
     st[PAWN + seat] = to
+    if to != u:
+        visit(st, to)
     st[LANDED] = 1
     if st[RECORD]:
         at = event(st, EV_LAND)
@@ -577,6 +580,7 @@ def _step_to(st, w, roll):
     u = st[MV_AT]
     st[MV_AT] = w
     st[PAWN + seat] = w
+    visit(st, w)
     st[MV_LEFT] -= 1
     st[MV_ENTERED] = 1
     if st[RECORD]:
@@ -878,6 +882,7 @@ def apply(st, answer):
         ok = answer >= 0 and is_step_option(st, u, answer)
         if ok:
             st[PAWN + seat] = answer
+            visit(st, answer)
             if st[RECORD]:
                 at = event(st, EV_STEP)
                 st[at + 2] = seat

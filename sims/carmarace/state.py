@@ -34,7 +34,10 @@ map and decks set their sizes::
              N_LAND NUMBER TOGO LOT[n_lot] (squares by number) NEAR_STATION
              NEAR_AIRPORT (road-class with an edge to one) REACH_STATION REACH_AIRPORT
              (such a space ahead by plain road steps) MASK[6 x 2 x n] CARD[n_cards x 8]
-             VALUES[10 x n x (R_TABLE+1)]
+             VALUES[10 x n x (R_TABLE+1)] CELL[n] (each space's cell of the heatmap grid)
+    dynamic  (board-sized, the shared header's HEAT_AT/HEAT_CELLS) the heatmap: how
+             often a pawn entered a space of each cell of the map's drawing grid
+             (moves, Good-Karma steps, moves to the closest road), summed by the engine
 
 Movement classes (R17): M_ROAD, M_ROAD_IGNORES, M_TRACKS, M_TRACKS_IGNORES,
 M_TRAIN, M_PLANE.  ``MASK[(m * 2 + entered) * n + u]`` has bit k set when the
@@ -70,7 +73,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.state import MAX_SEATS, SCORE, Layout
+from balance.state import HEAT_AT, MAX_SEATS, SCORE, Layout
 from sims.carmarace.board import (
     CLASS_OF_KIND,
     DECKS,
@@ -86,6 +89,7 @@ from sims.carmarace.board import (
     TRACK_CLASS,
     ROAD_CLASS,
     CarmaBoard,
+    heat_grid,
 )
 from sims.carmarace.params import (
     N_PARAMS,
@@ -187,6 +191,7 @@ O_REACH_AIRPORT = LAYOUT.static(1)
 O_MASK = LAYOUT.static(1)
 O_CARD = LAYOUT.static(1)
 O_VALUES = LAYOUT.static(1)
+O_CELL = LAYOUT.static(1)
 
 PHASE = LAYOUT.dynamic(1)
 SETUP_SEAT = LAYOUT.dynamic(1)
@@ -310,6 +315,7 @@ def board_tables(board: CarmaBoard) -> dict[str, np.ndarray]:
         tables["reach_station"] = reach_s
         tables["reach_airport"] = reach_a
         tables["mask"] = _class_masks(board)
+        tables["cell"] = np.array(heat_grid(board)[1], np.int64)
         board.cache["tables"] = tables
     return board.cache["tables"]
 
@@ -322,13 +328,15 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
     lay = LAYOUT.copy()
     draw = lay.dynamic(n_cards)
     disc = lay.dynamic(n_cards)
+    (rows, cols), _ = heat_grid(board)
+    lay.heat(rows * cols)  # how often pawns enter each cell of the map's grid (the report's heatmap)
     regions = {
         O_KIND: ("kind", n), O_CLS: ("cls", n), O_NEXT: ("next", n * MAX_NEXT), O_N_NEXT: ("n_next", n),
         O_STOP: ("stop", n), O_GPS: ("gps", n * 6), O_LAND: ("land", n * MAX_LAND), O_N_LAND: ("n_land", n),
         O_NUMBER: ("number", n), O_TOGO: ("togo", n), O_LOT: ("lot", len(t["lot"])),
         O_NEAR_STATION: ("near_station", n), O_NEAR_AIRPORT: ("near_airport", n),
         O_REACH_STATION: ("reach_station", n), O_REACH_AIRPORT: ("reach_airport", n),
-        O_MASK: ("mask", N_CLASSES * 2 * n), O_CARD: ("cards", n_cards * CARD_W),
+        O_MASK: ("mask", N_CLASSES * 2 * n), O_CARD: ("cards", n_cards * CARD_W), O_CELL: ("cell", n),
     }
     offsets = {slot: lay.static(size) for slot, (_, size) in regions.items()}
     values = lay.static(N_TABLES * n * (R_TABLE + 1))
@@ -364,6 +372,12 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
 def togo(st, node):
     """Spaces still to go from ``node`` without boarding anything (b.1)."""
     return st[st[O_TOGO] + node]
+
+
+@njit(cache=True)
+def visit(st, node):
+    """A pawn entered ``node``: one more in its heatmap cell."""
+    st[st[HEAT_AT] + st[st[O_CELL] + node]] += 1
 
 
 @njit(cache=True)

@@ -286,3 +286,29 @@ def test_board_svg_through_the_cli(tmp_path, monkeypatch):
     assert exc.value.code in (0, None)
     root = ET.fromstring((tmp_path / "map.svg").read_text(encoding="utf-8"))
     assert len([e for e in root.iter() if e.tag.endswith("circle")]) == SPEC.board_for(None).n_nodes
+
+
+def test_the_heatmap_counts_every_space_a_pawn_enters():
+    """out.heat (the map's drawing grid, row-major) = the spaces entered in the traces:
+    steps of moves, Good-Karma steps, moves to the closest road."""
+    import numpy as np
+
+    from sims.carmarace.board import heat_grid
+
+    board = SPEC.board_for(None)
+    (rows, cols), cell = heat_grid(board)
+    assert SPEC.heatmap_shape(board) == (rows, cols) == (22, 33)
+    params = SPEC.resolve_params({"good_karma_step": True})
+    players = [SPEC.parse_player("saboteur"), SPEC.parse_player("random")]
+    seating = np.array([[0, 1, 0]], np.int64)
+    out = SPEC.simulate(params, players, seating, 5, 0, 12)
+    expected = np.zeros(rows * cols, np.int64)
+    for g in range(12):
+        for e in SPEC.trace(params, players, seating, 5, g):
+            if e["type"] == "move":
+                for v in e["path"][1:]:
+                    expected[cell[v]] += 1
+            elif e["type"] == "step" or (e["type"] == "land" and e["to"] != e["from"]):
+                expected[cell[e["to"]]] += 1
+    np.testing.assert_array_equal(out.heat, expected)
+    assert expected.sum() > 0

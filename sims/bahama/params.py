@@ -89,6 +89,20 @@ PARAMS: tuple[Param, ...] = (
 )
 
 
+# The kernel's index of each parameter in the state's PARAMS region (state.py),
+# in the order of PARAMS above.
+P_CAPACITY = 0
+P_CITIZENS_WAITING = 1
+P_THIRD_LOCK = 2  # 1: no 3rd passenger once the pile cannot supply a citizen
+P_SECOND_LOCK = 3  # 1: no 2nd passenger once P_SECOND_LOCK_WAITING or fewer wait
+P_SECOND_LOCK_WAITING = 4
+P_MUST_MOVE = 5
+P_THREE_PLAYER_DISCARD = 6
+P_MAX_TURNS = 7
+N_PARAMS = 8
+assert [p.name for p in PARAMS].index("max_turns") == P_MAX_TURNS and len(PARAMS) == N_PARAMS
+
+
 def check_params(values: Mapping[str, Any]) -> None:
     """Cross-parameter checks.
 

@@ -1,5 +1,7 @@
 """Whole games: simulate and trace agree, results obey the seeding contract,
-parameters are validated, and user players plug in (examples/bahama_bots.py)."""
+parameters are validated, and user players plug in (examples/bahama_bots.py).
+(tests/test_contract.py checks the same for every game on a few games; here
+with Bahama's own rule variants, boards and players.)"""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ import pytest
 
 from balance.errors import UserError
 from balance.plugins import load_player_file
-from tests.referees.bahama import referee_bahama
+from balance.state import N_SEATS, TURN
+from sims.bahama.state import TAXI
+from tests.bahama.referee import referee_bahama
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "bahama_bots.py"
@@ -32,14 +36,12 @@ def check_agreement(spec, params, players, seatings, seed, games, board=None):
         events = spec.trace(params, players, seatings, seed, g, board)
         setup, end = events[0], events[-1]
         assert setup["game_index"] == g and setup["seed"] == seed
-        assert setup["players"] == [
-            players[k].name for k in seatings[g % seatings.shape[0]]
-        ]
+        assert setup["players"] == [players[k].name for k in seatings[g % seatings.shape[0]]]
         winner, reason, turns, score = outcome(out, g)
         assert end["type"] == "end"
         assert (
             end["winner"],
-            spec.end_reasons.index(end["reason"]),
+            spec.end_reason_names.index(end["reason"]),
             end["turn"],
             end["income"],
         ) == (
@@ -162,16 +164,16 @@ def test_players_play_differently(spec, defaults):
     seatings = np.zeros((1, 2), np.int64)
     turns = {
         p.name: spec.simulate(defaults, [p], seatings, 5, 0, 300).turns.mean()
-        for p in spec.players
+        for p in spec.heuristics
         if p.name != "random"
     }
     assert len(set(turns.values())) == len(turns), turns
     moves = {}
-    for p in spec.players:
+    for p in spec.heuristics:
         events = spec.trace(spec.resolve_params({"max_turns": 60}), [p], seatings, 5, 0)
         moves[p.name] = [e["to"] for e in events if e["type"] == "move"]
     assert len({tuple(m) for m in moves.values()}) == len(moves)
-    assert len({p.description for p in spec.players}) == len(spec.players) >= 4
+    assert len({p.description for p in spec.players}) == len(spec.players) >= 5
 
 
 def test_params_are_validated(spec):
@@ -219,16 +221,15 @@ def test_custom_board(spec, tmp_path, defaults):
 
 # ---- user players --------------------------------------------------------------------
 @numba.njit
-def vandal(seat, state, rng):
-    turn = state.counters[0]
-    pick = turn % 4
+def vandal(kind, seat, subject, st):
+    pick = st[TURN] % 4
     if pick == 0:
         return 999
     if pick == 1:
         return -7
     if pick == 2:
-        return state.taxi[(seat + 1) % state.rules[8]]  # another taxi's field
-    return (state.taxi[seat] + 26) % 52  # usually not adjacent
+        return st[TAXI + (seat + 1) % st[N_SEATS]]  # another taxi's field
+    return (subject + 26) % 52  # usually not adjacent
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The Bahama Taxi referee (tests/referees/bahama.py) against the kernel's traces.
+"""The Bahama Taxi referee (tests/bahama/referee.py) against the kernel's traces.
 
 1. The board in the traces is the published board of issue 5 (built here from
    the issue's edge list, not from the package) and satisfies every fact the
@@ -22,7 +22,7 @@ import pytest
 from balance.errors import UserError
 from tests.property import boundary_params, random_params, random_players, trace_events
 from tests.referees import IllegalTrace, bfs_distances
-from tests.referees.bahama import (
+from tests.bahama.referee import (
     BahamaState,
     board_edges,
     normalize_name,

@@ -2,7 +2,10 @@
 
 Replays a trace from its ``setup`` event alone (the shuffled deck is in it) and
 raises :class:`IllegalTrace` at the first event that breaks a rule or carries a
-wrong amount.  Imports nothing but the standard library.
+wrong amount.  Imports nothing from the game (``sims``) nor from ``balance``:
+only the standard library and the shared event cursor of ``tests.referees``.
+``referee(events)`` is the contract's entry point (tests/test_contract.py);
+``referee_bahama(events, observer)`` also returns the replayed state.
 
 Grammar of a trace::
 
@@ -552,3 +555,9 @@ def referee_bahama(
         raise IllegalTrace(
             ref.i, ref.peek() or {}, f"malformed event: {exc!r}"
         ) from exc
+
+
+def referee(events: Sequence[dict]) -> None:
+    """The contract's referee (tests/test_contract.py): AssertionError
+    (:class:`IllegalTrace`) at the first event that breaks a rule."""
+    referee_bahama(events)

@@ -60,7 +60,7 @@ from sims.bahama.state import (
 _FAR = 1 << 20
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_player(kind, seat, subject, st):
     """Uniformly among the legal moves (staying included unless must_move forbids it)."""
     here = taxi(st, seat)
@@ -86,8 +86,15 @@ def random_player(kind, seat, subject, st):
 # The heuristics below first choose a target field from where the taxi stands (a
 # passenger's destination or a citizen's origin), then take one step along a
 # shortest path to it (_step_toward): about 20 table look-ups a turn, which keeps
-# a game near 10 µs.  Scoring every neighbour against every job gave the same play
+# a game near 6 µs.  Scoring every neighbour against every job gave the same play
 # at four times the cost.
+#
+# Compiled into the engine's loops (forceinline, through ``heuristics``): the
+# default player, nearest, and its step; a call per turn costs a nearest game
+# about 5%.  The other heuristics stay calls (forceinline=False; their games
+# still run at the previous kernel's speed): the switch is compiled again into
+# every loop that asks a player (a game, a playout, the search and its menu),
+# and inlining all four there cost ~6 s more of a cold compile.
 @njit(cache=True, _nrt=False, forceinline=True)
 def _step_toward(st, seat, target, can_take, avoid_pickups):
     """One step toward ``target``: the first free neighbour that is closer (with
@@ -149,7 +156,7 @@ def nearest(kind, seat, subject, st):
     return _step_toward(st, seat, target, can_take, False)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def best_fare(kind, seat, subject, st):
     """Goes for the best fare per step: a passenger's fare over the steps to its
     destination, a citizen's fare over the steps to it plus its ride."""
@@ -180,7 +187,7 @@ def best_fare(kind, seat, subject, st):
     return _step_toward(st, seat, target, can_take, False)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def courier(kind, seat, subject, st):
     """Delivers before taking more: with passengers aboard it drives to the nearest
     destination avoiding citizens on the way; empty, it fetches the highest fare."""

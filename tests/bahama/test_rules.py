@@ -317,20 +317,28 @@ def test_hand_dealt_game_played_by_builtins(spec, board):
 
 
 # ---- what the search player sees ------------------------------------------------------
-def test_candidates_are_the_legal_moves(spec, board):
-    f = board.index
+def test_candidates_are_the_heuristics_plans(spec):
+    """The search compares the distinct moves of nearest, best_fare and courier, all legal."""
+    from sims.bahama import players
+
     out = np.zeros(64, np.int64)
-    g = Hand(spec, 2, deck(board, "6♦", "8♠"))
-    n = kernel.candidates(g.st, out)
-    # stay, then 6♦'s free neighbours in field order (8♠ is taken by seat 1)
-    assert out[:n].tolist() == [f("6♦")] + [x for x in board.adjacency[f("6♦")] if x != f("8♠")]
-    forced = Hand(spec, 2, deck(board, "6♦", "8♠"), must_move=True)
-    n = kernel.candidates(forced.st, out)
-    assert f("6♦") not in out[:n].tolist() and n == len(board.adjacency[f("6♦")]) - 1
-    boxed = Hand(spec, 4, deck(board, "5♠", "6♠", "4♠", "2♥"), must_move=True)
-    assert kernel.candidates(boxed.st, out) == 1 and out[0] == f("5♠")
-    for to in out[: kernel.candidates(g.st, out)]:
-        assert is_legal_move(g.st, 0, to)
+    sizes = set()
+    for must_move in (False, True):
+        params = spec.resolve_params({"must_move": must_move, "max_turns": 200})
+        pos = spec.position(params, ["nearest", "courier", "best_fare"], seed=3, game=must_move)
+        while (pending := pos.advance()) is not None:
+            seat, kind, subject = pending
+            n = kernel.candidates(pos.st, out)
+            plans = []
+            for k in (1, 2, 3):
+                a = int(players.PLAYERS[k].func(kind, seat, subject, pos.st))
+                if a not in plans:
+                    plans.append(a)
+            assert out[:n].tolist() == plans
+            assert all(is_legal_move(pos.st, seat, a) for a in plans)
+            sizes.add(n)
+            pos.answer(pos.decide())
+    assert sizes >= {1, 2, 3}  # agreement (no search needed) and real choices both occur
 
 
 def test_determinize_reshuffles_only_the_pile(spec, board):

@@ -29,8 +29,13 @@ class BahamaSpec(GameSpec):
     summary = "2–4 taxis on a 52-field card board carry citizens for fares; the highest income wins"
     params = PARAMS
     end_reasons = (
-        EndReason("no_waiting", "no citizen is left waiting: the highest income wins (a tie for first: no winner)"),
-        EndReason("turn_limit", "max_turns player turns were played; no winner", is_cap=True),
+        EndReason(
+            "no_waiting",
+            "no citizen is left waiting: the highest income wins (a tie for first: no winner)",
+        ),
+        EndReason(
+            "turn_limit", "max_turns player turns were played; no winner", is_cap=True
+        ),
     )
     score_name = "income"
     min_players = 2

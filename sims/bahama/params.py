@@ -100,7 +100,9 @@ P_MUST_MOVE = 5
 P_THREE_PLAYER_DISCARD = 6
 P_MAX_TURNS = 7
 N_PARAMS = 8
-assert [p.name for p in PARAMS].index("max_turns") == P_MAX_TURNS and len(PARAMS) == N_PARAMS
+assert [p.name for p in PARAMS].index("max_turns") == P_MAX_TURNS and len(
+    PARAMS
+) == N_PARAMS
 
 
 def check_params(values: Mapping[str, Any]) -> None:

@@ -219,14 +219,27 @@ def courier(kind, seat, subject, st):
 
 # Order = the built-in player index of ``heuristics`` (mc comes after them).
 PLAYERS: tuple[PlayerInfo, ...] = (
-    PlayerInfo("random", "drives to a uniformly random legal field (or stays)", random_player, stochastic=True),
+    PlayerInfo(
+        "random",
+        "drives to a uniformly random legal field (or stays)",
+        random_player,
+        stochastic=True,
+    ),
     PlayerInfo(
         "nearest",
         "heads for the nearest job: a passenger's destination or a citizen it may take",
         nearest,
     ),
-    PlayerInfo("best_fare", "goes for the best fare per step, counting a citizen's whole ride", best_fare),
-    PlayerInfo("courier", "delivers before taking more; when empty, fetches the highest fare waiting", courier),
+    PlayerInfo(
+        "best_fare",
+        "goes for the best fare per step, counting a citizen's whole ride",
+        best_fare,
+    ),
+    PlayerInfo(
+        "courier",
+        "delivers before taking more; when empty, fetches the highest fare waiting",
+        courier,
+    ),
 )
 
 

@@ -36,7 +36,9 @@ def check_agreement(spec, params, players, seatings, seed, games, board=None):
         events = spec.trace(params, players, seatings, seed, g, board)
         setup, end = events[0], events[-1]
         assert setup["game_index"] == g and setup["seed"] == seed
-        assert setup["players"] == [players[k].name for k in seatings[g % seatings.shape[0]]]
+        assert setup["players"] == [
+            players[k].name for k in seatings[g % seatings.shape[0]]
+        ]
         winner, reason, turns, score = outcome(out, g)
         assert end["type"] == "end"
         assert (

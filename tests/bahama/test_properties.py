@@ -88,6 +88,7 @@ def test_bahama_trace_is_reproducible(bahama, data):
         bahama, params, names, seed, game
     )
 
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_bahama_trace_is_the_simulated_game(bahama, data):

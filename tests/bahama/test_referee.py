@@ -20,8 +20,6 @@ from typing import Any
 import pytest
 
 from balance.errors import UserError
-from tests.property import boundary_params, random_params, random_players, trace_events
-from tests.referees import IllegalTrace, bfs_distances
 from tests.bahama.referee import (
     BahamaState,
     board_edges,
@@ -29,6 +27,8 @@ from tests.bahama.referee import (
     published_edges,
     referee_bahama,
 )
+from tests.property import boundary_params, random_params, random_players, trace_events
+from tests.referees import IllegalTrace, bfs_distances
 
 N_TRACES = 500  # random setups; boundary values come on top
 MASTER_SEED = 5_2024

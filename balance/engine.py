@@ -101,7 +101,6 @@ from balance.state import (
     RNG,
     SCORE,
     SCRATCH_AT,
-    SCRIPT_LEN,
     SEARCHES,
     SEARCHING,
     SEAT,
@@ -110,7 +109,6 @@ from balance.state import (
     SIZE,
     SUBJECT,
     TURN,
-    VALUE_SCALE,
     WINNER,
 )
 
@@ -142,7 +140,7 @@ def unmanaged(state):
     """``state`` seen through an array without a reference count (numba.carray
     on its address).  Even one array argument leaves a few atomic
     incref/decref pairs per call that numba cannot prune; on an array without
-    a meminfo they are a null test (measured on Carnage: 73k -> 110k games per
+    a meminfo they are a null test (measured on the flagship game: 73k -> 110k games per
     second and core).  The caller keeps ``state`` alive while the view is used."""
     return carray(_address_as_pointer(state.ctypes.data), state.shape[0], np.int64)
 

@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     from numba import cuda
 
     from balance.game import Outcomes
-    from balance.runner import seatings_for
+    from balance.seating import seatings_for
     from sims.carnage import SPEC
     from sims.carnage import gpu as carnage_gpu
     from sims.carnage.kernel import state_size

@@ -80,13 +80,12 @@ NOJIT_CODE = """
 import json, sys, time
 {prefix}
 import numpy as np
-from balance.registry import get_game
-from balance.runner import resolve_players, seatings_for
+from balance.runspec import RunSpec
 
-spec = get_game(sys.argv[1])
+resolved = RunSpec(sys.argv[1]).resolved()
+spec = resolved.spec
 budget = float(sys.argv[2])
-players, seat_index = resolve_players(spec, list(spec.default_players), None)
-seatings = seatings_for(seat_index, False)
+players, seatings = list(resolved.strategies), resolved.seatings
 params = spec.resolve_params()
 board = spec.load_board(None)
 
@@ -179,12 +178,11 @@ class Bench:
         """The compiled kernel alone on one thread: ``simulate`` without aggregation."""
         import numba
 
-        from balance.registry import get_game
-        from balance.runner import resolve_players, seatings_for
+        from balance.runspec import RunSpec
 
-        spec = get_game(game)
-        players, seat_index = resolve_players(spec, list(spec.default_players), None)
-        seatings = seatings_for(seat_index, False)
+        resolved = RunSpec(game).resolved()
+        spec = resolved.spec
+        players, seatings = list(resolved.strategies), resolved.seatings
         params = spec.resolve_params()
         board = spec.load_board(None)
         numba.set_num_threads(1)

@@ -1,6 +1,6 @@
 """Tournaments: which players are stronger, and by how much, with intervals.
 
-``balance tournament carnage --players greedy,fleet,nearest,mc`` plays
+``balance tournament GAME --players greedy,fleet,nearest,mc`` plays
 
 * **every pairing** (two seats; with ``--seats K > 2``, every table of K distinct
   players), each table in every seat order in turn (seats rotated, so the seat
@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from balance.aggregate import Aggregate
 from balance.errors import UserError
 
 DEFAULT_GAMES = 20_000
@@ -213,27 +214,6 @@ def summarize(manifest: Mapping[str, Any], aggregates: Sequence[Any]) -> dict[st
 
 
 # --------------------------------------------------------------------------- storage
-def _aggregate_to_json(agg: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"n_seats": agg.n_seats, "n_strategies": agg.n_strategies, "n_reasons": agg.n_reasons}
-    for key, value in vars(agg).items():
-        if key in out:
-            continue
-        out[key] = value.tolist() if isinstance(value, np.ndarray) else value
-    return out
-
-
-def _aggregate_from_json(data: Mapping[str, Any]) -> Any:
-    from balance.runner import Aggregate
-
-    agg = Aggregate(int(data["n_seats"]), int(data["n_strategies"]), int(data["n_reasons"]))
-    for key, value in data.items():
-        if key in ("n_seats", "n_strategies", "n_reasons"):
-            continue
-        current = getattr(agg, key, None)
-        setattr(agg, key, np.asarray(value, dtype=current.dtype) if isinstance(current, np.ndarray) else value)
-    return agg
-
-
 def _table_path(out: Path, i: int) -> Path:
     return out / "tables" / f"{i:04d}.json"
 
@@ -248,7 +228,7 @@ def load(out: str | os.PathLike[str]) -> tuple[dict[str, Any], list[Any]]:
     aggregates: list[Any] = []
     for i in range(len(manifest["tables"])):
         p = _table_path(folder, i)
-        aggregates.append(_aggregate_from_json(json.loads(p.read_text(encoding="utf-8"))) if p.is_file() else None)
+        aggregates.append(Aggregate.from_dict(json.loads(p.read_text(encoding="utf-8"))) if p.is_file() else None)
     return manifest, aggregates
 
 
@@ -293,21 +273,25 @@ def tournament(
     chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
     report: bool = True,
+    command: str | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> TournamentResult:
     """Play a tournament between ``players`` and write its counts, figures and report.
 
     >>> import balance
-    >>> r = balance.tournament("carnage", players="greedy,fleet,mc", games=2000)  # doctest: +SKIP
-    >>> r.figures["ratings"]                                                      # doctest: +SKIP
+    >>> r = balance.tournament("GAME", players="greedy,fleet,mc", games=2000)  # doctest: +SKIP
+    >>> r.figures["ratings"]                                                  # doctest: +SKIP
     """
-    from balance.api import check_games, check_seed, default_game, parse_players
+    from balance.config import default_game
+    from balance.executors import make_executor
     from balance.registry import get_game
-    from balance.runner import DEFAULT_CHUNK, Task, execute, make_executor, split
+    from balance.runner import execute, tasks_for
+    from balance.runspec import RunSpec, check_games, check_seed, split_players
 
     check_games(games)
     check_seed(seed)
     spec = get_game(game or default_game())
-    labels_in = parse_players(players, spec) if isinstance(players, str) else [str(p).strip() for p in players]
+    labels_in = list(split_players(players)) if isinstance(players, str) else [str(p).strip() for p in players]
     if len(labels_in) < 2:
         raise UserError(f"--players {','.join(labels_in)}: a tournament needs at least 2 players")
     k = seats if seats is not None else spec.min_players
@@ -340,6 +324,7 @@ def tournament(
         "player_file": str(Path(player_file).resolve()) if player_file else None,
         "end_reasons": spec.end_reason_names,
         "tables": [t.to_dict() for t in tables],
+        "command": command or _equivalent(spec.name, labels, k, games, seed, values, spec, board, player_file),
     }
     existing = folder / "manifest.json"
     if existing.is_file():
@@ -360,16 +345,20 @@ def tournament(
     for i, table in enumerate(tables):
         if aggregates[i] is not None:
             continue
-        for first, n in split(0, games, chunk or DEFAULT_CHUNK):
-            tasks.append(
-                Task(
-                    spec.name, tuple(sorted(values.items())), table.players, table.seatings, seed, first, n,
-                    manifest["board"], manifest["player_file"], point=i,
-                )
-            )
+        # A match seats its players once each, every order in turn (the rows of
+        # table.seatings are the seatings of a rotated run); a seat table one
+        # player in every seat.
+        by_seat = table.players if table.kind == "match" else table.players * k
+        run = RunSpec(
+            spec.name, tuple(values.items()), tuple(by_seat), seed, games, table.kind == "match",
+            manifest["board"], manifest["player_file"],
+        )
+        tasks += tasks_for(run, chunk, point=i)
     left = {}
     for t in tasks:
         left[t.point] = left.get(t.point, 0) + 1
+    if on_start is not None:
+        on_start(sum(t.n_games for t in tasks))
     start = time.perf_counter()
     merged: dict[int, Any] = {}
 
@@ -380,7 +369,7 @@ def tournament(
         left[task.point] -= 1
         if left[task.point] == 0:
             (folder / "tables").mkdir(exist_ok=True)
-            atomic_write_json(_table_path(folder, task.point), _aggregate_to_json(merged[task.point]))
+            atomic_write_json(_table_path(folder, task.point), merged[task.point].to_dict())
             aggregates[task.point] = merged[task.point]
         if progress is not None:
             progress(agg.games)
@@ -399,59 +388,155 @@ def tournament(
     return result
 
 
+def _equivalent(game, labels, seats, games, seed, values, spec, board, player_file) -> str:
+    """The command line that plays this tournament (for the report's footer)."""
+    import shlex
+
+    words = ["balance", "tournament", game, "--players", ",".join(labels), "--games", str(games), "--seats", str(seats)]
+    words += ["--seed", str(seed)]
+    for p in spec.params:
+        if values[p.name] != p.default:
+            words += ["--param", f"{p.name}={values[p.name]}"]
+    if board:
+        words += ["--board", str(board)]
+    if player_file:
+        words += ["--player-file", str(player_file)]
+    return shlex.join(words)
+
+
 def _extra(spec: Any, player_file: str | None) -> tuple[Any, ...]:
-    from balance.runner import _player_file
+    from balance.playerfile import players_in_file
 
-    return _player_file(spec, player_file)
+    return players_in_file(spec, player_file)
 
 
-# --------------------------------------------------------------------------- HTML
+# --------------------------------------------------------------------------- findings and HTML
+def findings(manifest: Mapping[str, Any], figures: Mapping[str, Any]) -> list[str]:
+    """The tournament in plain words, each sentence with its interval and n."""
+    from balance import format as fmt
+
+    out: list[str] = []
+    ratings = figures["ratings"]
+    if len(ratings) >= 2:
+        top, second = ratings[0], ratings[1]
+        a, b = figures["players"].index(top["player"]), figures["players"].index(second["player"])
+        cell = figures["matrix"][a][b]
+        clear = top["ci95"][0] > second["ci95"][1]
+        line = (
+            f"{top['player']} is the strongest player ({top['elo']:+.0f} on the Elo scale, "
+            f"95% interval {top['ci95'][0]:+.0f} to {top['ci95'][1]:+.0f})"
+        )
+        if cell is not None:
+            line += f"; against {second['player']} it wins {fmt.percent_ci(cell['rate'], cell['ci95'])} of the decided games (n={cell['n']:,})"
+        line += "." if clear else f", but its interval overlaps that of {second['player']}: not clearly stronger."
+        out.append(line)
+    for e in figures["seat_effect"]:
+        rates = [c["rate"] for c in e["seats"]]
+        best = max(range(len(rates)), key=rates.__getitem__)
+        worst = min(range(len(rates)), key=rates.__getitem__)
+        b, w = e["seats"][best], e["seats"][worst]
+        apart = b["ci95"][0] > w["ci95"][1]
+        out.append(
+            f"With {e['player']} in every seat, seat {best} wins {fmt.percent_ci(b['rate'], b['ci95'])} and seat {worst} "
+            f"{fmt.percent_ci(w['rate'], w['ci95'])} (n={e['games']:,} each)"
+            + (": the seat matters." if apart else ": no seat is clearly favoured.")
+        )
+    return out
+
+
+def _ratings_figure(figures: Mapping[str, Any]) -> str:
+    from balance.report.figures import _new_figure, svg_inline
+
+    ratings = list(reversed(figures["ratings"]))
+    fig = _new_figure(8.0, 0.5 + 0.45 * len(ratings))
+    ax = fig.add_subplot()
+    ys = range(len(ratings))
+    elo = [r["elo"] for r in ratings]
+    lo = [r["elo"] - r["ci95"][0] for r in ratings]
+    hi = [r["ci95"][1] - r["elo"] for r in ratings]
+    ax.errorbar(elo, list(ys), xerr=[lo, hi], fmt="o", color="#1f77b4", capsize=3)
+    ax.axvline(0.0, color="#888", lw=0.8)
+    ax.set_yticks(list(ys), [r["player"] for r in ratings])
+    ax.set_xlabel("rating, Elo scale (mean 0), with 95% interval")
+    return svg_inline(fig, "ratings", "Ratings of the players with 95% intervals")
+
+
 def write_html(folder: Path, manifest: Mapping[str, Any], figures: Mapping[str, Any]) -> Path:
-    """A self-contained page: ratings, the win-rate matrix, the seat effect."""
+    """A self-contained page in the report's style: findings, ratings, the
+    win-rate matrix, overall win rates, the seat effect, how to reproduce."""
     import html
 
+    from balance import format as fmt
+    from balance.report.page import _CSS
+
+    def e(text: Any) -> str:
+        return html.escape(str(text), quote=True)
+
     def pct(cell: Mapping[str, Any]) -> str:
-        lo, hi = cell["ci95"]
-        return f"{100 * cell['rate']:.1f}% <small>({100 * lo:.1f}–{100 * hi:.1f}, n={cell['n']:,})</small>"
+        return f"{fmt.percent_ci(cell['rate'], cell['ci95'])}"
 
     labels = figures["players"]
-    rows = []
-    rows.append(f"<h1>{html.escape(manifest['game'])}: tournament</h1>")
-    rows.append(
-        f"<p>{len(labels)} players, {manifest['seats']} seats, {manifest['games']:,} games per table "
-        f"(seed {manifest['seed']}, seats rotated, the same games at every table).</p>"
+    title = f"{manifest['game']}: tournament of {len(labels)} players"
+    lede = (
+        f"{manifest['seats']} seats, {manifest['games']:,} games per table, seats rotated (every order of the "
+        f"players at a table equally often), the same games (seed {manifest['seed']}) at every table. "
+        "Every figure carries its 95% interval."
     )
-    rows.append("<h2>Ratings</h2><table><tr><th>player</th><th>rating (Elo scale)</th><th>95% interval</th></tr>")
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(title)}</title><style>{_CSS}</style></head><body><main>",
+        f'<header><h1>{e(title)}</h1><p class="lede">{e(lede)}</p></header>',
+        '<section id="findings"><h2>Findings</h2><ul class="findings">',
+        *(f"<li>{e(line)}</li>" for line in findings(manifest, figures)),
+        "</ul></section>",
+        '<section id="ratings"><h2>Ratings</h2>',
+        f"<figure>{_ratings_figure(figures)}<figcaption><b>Ratings.</b> {e(figures['rating_model'])}.</figcaption></figure>",
+        '<div class="scroll"><table><thead><tr><th class="l">player</th><th>rating</th><th>95% interval</th>'
+        "<th>win rate, all its games</th><th>games</th></tr></thead><tbody>",
+    ]
+    overall = {o["player"]: o for o in figures["overall"]}
     for r in figures["ratings"]:
-        rows.append(
-            f"<tr><td>{html.escape(r['player'])}</td><td>{r['elo']:+.0f}</td>"
-            f"<td>{r['ci95'][0]:+.0f} to {r['ci95'][1]:+.0f}</td></tr>"
+        o = overall[r["player"]]
+        parts.append(
+            f'<tr><td class="l">{e(r["player"])}</td><td>{r["elo"]:+.0f}</td>'
+            f"<td>{r['ci95'][0]:+.0f} to {r['ci95'][1]:+.0f}</td><td>{pct(o)}</td><td>{o['n']:,}</td></tr>"
         )
-    rows.append(f"</table><p><small>{html.escape(figures['rating_model'])}</small></p>")
-    rows.append("<h2>Win rate of the row player against the column player</h2><table><tr><th></th>")
-    rows.extend(f"<th>{html.escape(b)}</th>" for b in labels)
-    rows.append("</tr>")
-    for a, row in zip(labels, figures["matrix"]):
-        rows.append(f"<tr><th>{html.escape(a)}</th>")
-        rows.extend("<td>–</td>" if cell is None else f"<td>{pct(cell)}</td>" for cell in row)
-        rows.append("</tr>")
-    rows.append("</table><p><small>Among the games one of the two won; Wilson 95% intervals.</small></p>")
-    if figures["seat_effect"]:
-        rows.append("<h2>Seat effect (the same player in every seat)</h2><table><tr><th>player</th>")
-        rows.extend(f"<th>seat {s}</th>" for s in range(manifest["seats"]))
-        rows.append("<th>no winner</th></tr>")
-        for e in figures["seat_effect"]:
-            rows.append(f"<tr><td>{html.escape(e['player'])}</td>")
-            rows.extend(f"<td>{pct(c)}</td>" for c in e["seats"])
-            rows.append(f"<td>{pct(e['no_winner'])}</td></tr>")
-        rows.append("</table>")
-    style = (
-        "body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;color:#222}"
-        "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:.3em .6em;text-align:right}"
-        "th{background:#f4f4f4}small{color:#666}"
+    parts.append("</tbody></table></div></section>")
+    parts.append(
+        '<section id="matrix"><h2>Head to head</h2><p class="lede">How often the row player won against the column '
+        "player, among the games one of the two won (Wilson 95% intervals; n = those games).</p>"
+        '<div class="scroll"><table><thead><tr><th class="l"></th>'
+        + "".join(f"<th>{e(b)}</th>" for b in labels)
+        + "</tr></thead><tbody>"
     )
-    page = f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(manifest['game'])} tournament</title>"
-    page += f"<style>{style}</style></head><body>{''.join(rows)}</body></html>"
+    for a, row in zip(labels, figures["matrix"]):
+        cells = "".join("<td>–</td>" if c is None else f"<td>{pct(c)}<br><small>n={c['n']:,}</small></td>" for c in row)
+        parts.append(f'<tr><th class="l">{e(a)}</th>{cells}</tr>')
+    parts.append("</tbody></table></div></section>")
+    if figures["seat_effect"]:
+        parts.append(
+            '<section id="seats"><h2>Seat effect</h2><p class="lede">The same player in every seat: what is left is '
+            "the seat's own advantage under that player (Wilson 95% intervals).</p>"
+            '<div class="scroll"><table><thead><tr><th class="l">player</th>'
+            + "".join(f"<th>seat {s}</th>" for s in range(manifest["seats"]))
+            + "<th>no winner</th><th>games</th></tr></thead><tbody>"
+        )
+        for row in figures["seat_effect"]:
+            parts.append(
+                f'<tr><td class="l">{e(row["player"])}</td>'
+                + "".join(f"<td>{pct(c)}</td>" for c in row["seats"])
+                + f"<td>{pct(row['no_winner'])}</td><td>{row['games']:,}</td></tr>"
+            )
+        parts.append("</tbody></table></div></section>")
+    params = ", ".join(f"{k}={v}" for k, v in manifest["params"].items())
+    parts.append(
+        '<footer id="reproduce"><h3>Reproduce</h3>'
+        f"<pre>{e(manifest.get('command') or '')}</pre>"
+        f"<p>Rules: {e(params)}. Same command, same numbers: game g of every table uses the random stream of "
+        f"(seed, g).</p></footer></main></body></html>\n"
+    )
     path = folder / "report.html"
-    path.write_text(page, encoding="utf-8")
+    path.write_text("\n".join(parts), encoding="utf-8")
     return path

@@ -33,9 +33,7 @@ class BahamaSpec(GameSpec):
             "no_waiting",
             "no citizen is left waiting: the highest income wins (a tie for first: no winner)",
         ),
-        EndReason(
-            "turn_limit", "max_turns player turns were played; no winner", is_cap=True
-        ),
+        EndReason("turn_limit", "max_turns player turns were played; no winner", is_cap=True),
     )
     score_name = "income"
     min_players = 2

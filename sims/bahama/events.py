@@ -25,9 +25,7 @@ from sims.bahama.state import (
 def decode(ctx: TraceContext) -> list[dict[str, Any]]:
     n_seats = ctx.n_seats
     deck = [int(x) for x in ctx.st[DECK : DECK + N_FIELDS]]
-    out: list[dict[str, Any]] = [
-        ctx.setup(board=ctx.board.to_json(), deck=deck, start=deck[:n_seats])
-    ]
+    out: list[dict[str, Any]] = [ctx.setup(board=ctx.board.to_json(), deck=deck, start=deck[:n_seats])]
     reasons = ctx.spec.end_reason_names
     for kind, turn, *v in ctx.rows.tolist():
         if kind == EV_CITIZEN:  # -, citizen, origin, destination
@@ -43,9 +41,7 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
         elif kind == EV_TURN:  # seat
             out.append({"type": "turn", "turn": turn, "seat": v[0]})
         elif kind == EV_MOVE:  # seat, from, to
-            out.append(
-                {"type": "move", "turn": turn, "seat": v[0], "from": v[1], "to": v[2]}
-            )
+            out.append({"type": "move", "turn": turn, "seat": v[0], "from": v[1], "to": v[2]})
         elif kind == EV_DROP:  # seat, field, citizen, fare
             out.append(
                 {

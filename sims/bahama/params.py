@@ -71,8 +71,7 @@ PARAMS: tuple[Param, ...] = (
         "three_player_discard",
         "bool",
         False,
-        "with 3 players, the card after the start cards is discarded so the pile splits into whole citizens "
-        "(variant)",
+        "with 3 players, the card after the start cards is discarded so the pile splits into whole citizens (variant)",
         "reading: 3 players leave 49 cards, one of which can never become a citizen; "
         "issue 5's variant discards it at setup, off by default",
     ),
@@ -100,9 +99,7 @@ P_MUST_MOVE = 5
 P_THREE_PLAYER_DISCARD = 6
 P_MAX_TURNS = 7
 N_PARAMS = 8
-assert [p.name for p in PARAMS].index("max_turns") == P_MAX_TURNS and len(
-    PARAMS
-) == N_PARAMS
+assert [p.name for p in PARAMS].index("max_turns") == P_MAX_TURNS and len(PARAMS) == N_PARAMS
 
 
 def check_params(values: Mapping[str, Any]) -> None:

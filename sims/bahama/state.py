@@ -92,9 +92,7 @@ PHASE_SETUP = 0
 PHASE_TURN = 1
 PHASE_MOVE = 2
 
-KIND_MOVE = np.int64(
-    0
-)  # the one decision: the field to drive to (subject: the taxi's field)
+KIND_MOVE = np.int64(0)  # the one decision: the field to drive to (subject: the taxi's field)
 
 # Trace rows (balance.state.event): kind, turn, then six values.
 EV_CITIZEN = 0  # -, citizen id, origin field, destination field
@@ -109,15 +107,11 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     """The state image: the rules and the board's tables (``n_seats`` is set by
     the engine in the header)."""
     if board.neighbours.shape != (N_FIELDS, MAX_DEGREE):  # board.py guarantees it
-        raise ValueError(
-            f"a Bahama board has {N_FIELDS} fields and at most {MAX_DEGREE} neighbours a field"
-        )
+        raise ValueError(f"a Bahama board has {N_FIELDS} fields and at most {MAX_DEGREE} neighbours a field")
     image = LAYOUT.image()
     for i, p in enumerate(PARAM_DECLS):
         image[PARAMS + i] = int(params[p.name])
-    image[NEIGHBOURS : NEIGHBOURS + N_FIELDS * MAX_DEGREE] = np.asarray(
-        board.neighbours, np.int64
-    ).ravel()
+    image[NEIGHBOURS : NEIGHBOURS + N_FIELDS * MAX_DEGREE] = np.asarray(board.neighbours, np.int64).ravel()
     image[DEGREE : DEGREE + N_FIELDS] = np.asarray(board.degree, np.int64)
     image[DIST : DIST + N_FIELDS * N_FIELDS] = np.asarray(board.dist, np.int64).ravel()
     return image
@@ -246,10 +240,7 @@ def may_take(st, seat):
         return False
     if n >= 2 and st[PARAMS + P_THIRD_LOCK] != 0 and not pile_can_supply(st):
         return False
-    second_locked = (
-        st[PARAMS + P_SECOND_LOCK] != 0
-        and st[N_WAITING] <= st[PARAMS + P_SECOND_LOCK_WAITING]
-    )
+    second_locked = st[PARAMS + P_SECOND_LOCK] != 0 and st[N_WAITING] <= st[PARAMS + P_SECOND_LOCK_WAITING]
     return not (n >= 1 and second_locked)
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
-from balance.plugins import load_player_file
+from balance.playerfile import load_player_file
 from balance.state import N_SEATS, TURN
 from sims.bahama.state import TAXI
 from tests.bahama.referee import referee_bahama
@@ -36,9 +36,7 @@ def check_agreement(spec, params, players, seatings, seed, games, board=None):
         events = spec.trace(params, players, seatings, seed, g, board)
         setup, end = events[0], events[-1]
         assert setup["game_index"] == g and setup["seed"] == seed
-        assert setup["players"] == [
-            players[k].name for k in seatings[g % seatings.shape[0]]
-        ]
+        assert setup["players"] == [players[k].name for k in seatings[g % seatings.shape[0]]]
         winner, reason, turns, score = outcome(out, g)
         assert end["type"] == "end"
         assert (
@@ -106,14 +104,10 @@ def test_trace_schema(spec, defaults, board):
     ]
     assert setup["game"] == "bahama" and setup["params"] == defaults
     assert setup["board"] == board.to_json()
-    assert (
-        sorted(setup["deck"]) == list(range(52)) and setup["start"] == setup["deck"][:2]
-    )
+    assert sorted(setup["deck"]) == list(range(52)) and setup["start"] == setup["deck"][:2]
     for i, e in enumerate(events[1:], 1):
         if e["type"] == "turn":
-            assert (
-                events[i + 1]["type"] == "move" and events[i + 1]["turn"] == e["turn"]
-            )
+            assert events[i + 1]["type"] == "move" and events[i + 1]["turn"] == e["turn"]
     kinds = {e["type"] for e in events}
     assert kinds == {"setup", "citizen", "turn", "move", "drop", "pickup", "end"}
     assert events[-1]["type"] == "end" and sum(e["type"] == "end" for e in events) == 1
@@ -124,10 +118,7 @@ def test_reproducible_across_splits_and_threads(spec, defaults):
     params = spec.resolve_params({"max_turns": 300})
     seatings = np.asarray([[0, 1], [1, 1], [1, 0]], dtype=np.int64)
     whole = spec.simulate(params, players, seatings, 77, 0, 600)
-    parts = [
-        spec.simulate(params, players, seatings, 77, a, b - a)
-        for a, b in ((0, 1), (1, 250), (250, 600))
-    ]
+    parts = [spec.simulate(params, players, seatings, 77, a, b - a) for a, b in ((0, 1), (1, 250), (250, 600))]
     for name in ("winner", "end_reason", "turns", "score"):
         joined = np.concatenate([getattr(p, name) for p in parts])
         assert np.array_equal(getattr(whole, name), joined), name
@@ -144,15 +135,9 @@ def test_reproducible_across_splits_and_threads(spec, defaults):
 
 
 def test_outcome_arrays(spec, defaults):
-    out = spec.simulate(
-        defaults, [spec.player("nearest")], np.zeros((1, 3), np.int64), 1, 10, 200
-    )
+    out = spec.simulate(defaults, [spec.player("nearest")], np.zeros((1, 3), np.int64), 1, 10, 200)
     assert out.winner.dtype == np.int8 and out.end_reason.dtype == np.int8
-    assert (
-        out.turns.dtype == np.int32
-        and out.score.dtype == np.int32
-        and out.score.shape == (200, 3)
-    )
+    assert out.turns.dtype == np.int32 and out.score.dtype == np.int32 and out.score.shape == (200, 3)
     assert set(np.unique(out.winner)) <= {-1, 0, 1, 2}
     assert (out.end_reason == 0).all(), "default games end with no citizen waiting"
     # Without a turn limit reached, the winner is the unique highest income.
@@ -256,12 +241,8 @@ def test_player_file_players(spec, user_players):
     check_agreement(spec, params, user_players, seatings, 42, 16)
     # A built-in seated through the user-player path plays exactly as through the built-in one.
     mixed = spec.simulate(params, user_players, np.asarray([[3, 3]]), 42, 0, 50)
-    plain = spec.simulate(
-        params, [spec.player("nearest")], np.zeros((1, 2), np.int64), 42, 0, 50
-    )
-    assert np.array_equal(mixed.score, plain.score) and np.array_equal(
-        mixed.turns, plain.turns
-    )
+    plain = spec.simulate(params, [spec.player("nearest")], np.zeros((1, 2), np.int64), 42, 0, 50)
+    assert np.array_equal(mixed.score, plain.score) and np.array_equal(mixed.turns, plain.turns)
 
 
 def test_buggy_player_cannot_break_the_rules(spec, user_players):
@@ -301,9 +282,7 @@ def test_same_games_without_the_jit(spec):
     runs = []
     for disable in ("0", "1"):
         env = {**os.environ, "NUMBA_DISABLE_JIT": disable, "PYTHONWARNINGS": "ignore"}
-        env["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
-        )
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         proc = subprocess.run(
             [sys.executable, "-c", script],
             check=False,

@@ -40,18 +40,14 @@ def bahama_invariants(i: int, ev: dict, s: BahamaState) -> None:
         assert len(aboard) <= s.capacity, f"{where}: seat {p} over capacity"
     drawn = len(s.citizen_origin)
     riding = sum(len(a) for a in s.aboard)
-    assert drawn == len(s.waiting()) + riding + sum(s.delivered), (
-        f"{where}: citizens not conserved"
-    )
+    assert drawn == len(s.waiting()) + riding + sum(s.delivered), f"{where}: citizens not conserved"
     if ev["type"] == "pickup":
         # The end-phase limits, restated on the state after the pick-up: a taxi that
         # took a citizen under a lock holds at most what the lock allows.
         seat = ev["seat"]
         waiting_before = len(s.waiting()) + len(ev["citizens"])
         if s.second_lock and waiting_before <= s.second_lock_waiting:
-            assert len(s.aboard[seat]) <= 1, (
-                f"{where}: 2nd passenger with {waiting_before} waiting"
-            )
+            assert len(s.aboard[seat]) <= 1, f"{where}: 2nd passenger with {waiting_before} waiting"
         if s.third_lock and len(s.aboard[seat]) >= 3:
             # the replacement is not drawn yet: s.pile() is the pile at the pick-up
             assert s.pile() >= 2, f"{where}: 3rd passenger with the pile out"
@@ -84,9 +80,7 @@ def test_bahama_properties(bahama, data):
 @given(data=st.data())
 def test_bahama_trace_is_reproducible(bahama, data):
     params, names, seed, game = data.draw(setups(bahama), label="setup")
-    assert trace_events(bahama, params, names, seed, game) == trace_events(
-        bahama, params, names, seed, game
-    )
+    assert trace_events(bahama, params, names, seed, game) == trace_events(bahama, params, names, seed, game)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -46,9 +46,7 @@ class Hand:
 
     def __init__(self, spec, n_seats, cards, players=None, **overrides):
         names = players or ["nearest"] * n_seats
-        self.pos = spec.position(
-            spec.resolve_params(overrides), names, script=deck_script(cards)
-        )
+        self.pos = spec.position(spec.resolve_params(overrides), names, script=deck_script(cards))
         self.first = self.pos.advance()  # setup, then turn 1 begins: seat 0 is asked
         self.st = self.pos.st
 
@@ -97,17 +95,13 @@ def test_deck_script_deals_the_deck(spec, board):
     rng = np.random.default_rng(3)
     for _ in range(5):
         shuffled = rng.permutation(52).tolist()
-        assert [
-            int(x) for x in Hand(spec, 3, shuffled).st[DECK : DECK + 52]
-        ] == shuffled
+        assert [int(x) for x in Hand(spec, 3, shuffled).st[DECK : DECK + 52]] == shuffled
     with pytest.raises(ValueError):
         deck_script([0] * 52)
 
 
 def test_setup_draws_starts_then_citizens(spec, board):
-    g = Hand(
-        spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠", "4♦", "K♣"), citizens_waiting=3
-    )
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠", "4♦", "K♣"), citizens_waiting=3)
     f = board.index
     assert g.first == (0, int(KIND_MOVE), f("6♦"))  # turn 1: seat 0 decides where to go
     assert where(g, 0) == f("6♦") and where(g, 1) == f("A♥")
@@ -156,9 +150,7 @@ def test_pickup_replacement_drop_and_fare(spec, board):
     """The rulebook's 5♦ → 2♠ ride: fare 1."""
     f = board.index
     g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), citizens_waiting=1)
-    assert not g.turn(
-        f("5♦")
-    )  # seat 0 takes citizen 0; citizen 1 (A♠ → K♠) replaces it
+    assert not g.turn(f("5♦"))  # seat 0 takes citizen 0; citizen 1 (A♠ → K♠) replaces it
     assert aboard(g, 0) == [0] and waiting(g) == [1]
     assert not g.turn(f("A♥"))  # seat 1 stays
     assert not g.turn(f("2♠"))  # seat 0 sets citizen 0 down
@@ -264,9 +256,7 @@ def test_second_passenger_lock_at_each_pickup(spec, board, overrides, second_tak
 
 
 @pytest.mark.parametrize("lock,third_taken", [(True, False), (False, True)])
-def test_third_passenger_lock_once_the_pile_cannot_supply(
-    spec, board, lock, third_taken
-):
+def test_third_passenger_lock_once_the_pile_cannot_supply(spec, board, lock, third_taken):
     """24 citizens with 2 players leave 2 cards: the first replacement empties the pile."""
     f = board.index
     g = Hand(spec, 2, _ride_deck(board), citizens_waiting=24, third_passenger_lock=lock)
@@ -300,9 +290,7 @@ def _spent_pile(g):
 
 def test_game_ends_at_once_when_no_citizen_waits(spec, board):
     f = board.index
-    g = Hand(
-        spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠", "3♠", "K♣"), citizens_waiting=2
-    )
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠", "3♠", "K♣"), citizens_waiting=2)
     _spent_pile(g)
     assert not g.turn(f("5♦"))  # takes citizen 0; one waits
     assert not g.turn(f("A♥"))
@@ -326,9 +314,7 @@ def test_game_ends_at_once_when_no_citizen_waits(spec, board):
 
 def test_tie_for_first_has_no_winner(spec, board):
     f = board.index
-    g = Hand(
-        spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠", "K♥", "2♣"), citizens_waiting=2
-    )
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠", "K♥", "2♣"), citizens_waiting=2)
     _spent_pile(g)
     assert not g.turn(f("5♦"))
     assert g.turn(f("K♥"))  # seat 1 takes the last one: incomes 0 and 0
@@ -343,9 +329,7 @@ def test_tie_for_first_has_no_winner(spec, board):
 
 def test_turn_limit_has_no_winner(spec, board):
     f = board.index
-    g = Hand(
-        spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), citizens_waiting=1, max_turns=4
-    )
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), citizens_waiting=1, max_turns=4)
     for to in ("5♦", "A♥", "2♠"):
         assert not g.turn(f(to))
     assert g.turn(f("A♥"))
@@ -377,9 +361,7 @@ def test_builtin_players_answer_legal_moves(spec):
 
 def test_hand_dealt_game_played_by_builtins(spec, board):
     """A constructed deck played to the end by built-in players (the engine's loop)."""
-    g = Hand(
-        spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), players=["nearest", "courier"]
-    )
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), players=["nearest", "courier"])
     g.pos.play()
     end = g.trace()[-1]
     assert g.ended and end["type"] == "end" and end["reason"] == "no_waiting"
@@ -395,9 +377,7 @@ def test_candidates_are_the_heuristics_plans(spec):
     sizes = set()
     for must_move in (False, True):
         params = spec.resolve_params({"must_move": must_move, "max_turns": 200})
-        pos = spec.position(
-            params, ["nearest", "courier", "best_fare"], seed=3, game=must_move
-        )
+        pos = spec.position(params, ["nearest", "courier", "best_fare"], seed=3, game=must_move)
         while (pending := pos.advance()) is not None:
             seat, kind, subject = pending
             n = kernel.candidates(pos.st, out)
@@ -424,12 +404,8 @@ def test_determinize_reshuffles_only_the_pile(spec, board):
     kernel.determinize(g.st, np.int64(0))
     cards = g.st[DECK : DECK + 52]
     assert (cards[:pile] == before[DECK : DECK + pile]).all()  # drawn cards stay
-    assert sorted(cards[pile:].tolist()) == sorted(
-        before[DECK + pile : DECK + 52].tolist()
-    )
-    assert (
-        cards[pile:] != before[DECK + pile : DECK + 52]
-    ).any()  # the hidden order changed
+    assert sorted(cards[pile:].tolist()) == sorted(before[DECK + pile : DECK + 52].tolist())
+    assert (cards[pile:] != before[DECK + pile : DECK + 52]).any()  # the hidden order changed
     rest = np.ones(g.st.shape[0], bool)
     rest[DECK : DECK + 52] = False
     rest[CANDIDATES : ARM_VALUE + 64] = False
@@ -443,15 +419,10 @@ def test_evaluate(spec, board):
     g = Hand(spec, 3, deck(board, "6♦", "A♥", "8♠"))
     st = g.st
     st[INCOME : INCOME + 3] = [6, 2, 0]
-    assert (
-        kernel.evaluate(st, np.int64(0)) == VALUE_SCALE * 6 // 8
-    )  # a cut playout: 6 / (6 + 2)
+    assert kernel.evaluate(st, np.int64(0)) == VALUE_SCALE * 6 // 8  # a cut playout: 6 / (6 + 2)
     assert kernel.evaluate(st, np.int64(1)) == VALUE_SCALE * 2 // 8
     assert kernel.evaluate(st, np.int64(2)) == 0
     st[INCOME : INCOME + 3] = [0, 0, 0]
     assert kernel.evaluate(st, np.int64(2)) == VALUE_SCALE // 2
     st[WINNER] = 1
-    assert (
-        kernel.evaluate(st, np.int64(1)) == VALUE_SCALE
-        and kernel.evaluate(st, np.int64(0)) == 0
-    )
+    assert kernel.evaluate(st, np.int64(1)) == VALUE_SCALE and kernel.evaluate(st, np.int64(0)) == 0

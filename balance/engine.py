@@ -232,8 +232,9 @@ def best_arm(st, n, incumbent):
 
 # --------------------------------------------------------------------------- the template
 # Plain functions: compile_kernel compiles a copy per game with the game's
-# advance, apply, heuristics, candidates, determinize, evaluate and MC (the
-# index of the search player, after the heuristics) bound.
+# advance, apply, heuristics, candidates, determinize, evaluate, MC (the
+# index of the search player, after the heuristics) and BUILTIN_DECIDE (True:
+# decide is the built-in switch; False in a user's players' copy) bound.
 
 
 def decide(player, kind, seat, subject, st):
@@ -255,10 +256,19 @@ def play_on(st):
 
 
 def play_game(state, seating, player_params, seed, game, record):
-    """Game ``game`` under master seed ``seed``, from setup to its end."""
+    """Game ``game`` under master seed ``seed``, from setup to its end.
+
+    With the built-in switch and no search player seated (a state without a
+    search workspace), every seat is a heuristic: the game is played as a
+    playout to its end, which asks the heuristics directly, without the
+    switch's branch to the search player (that branch in the loop of every
+    decision measured 2% of the flagship game's games/s); the same decisions."""
     st = unmanaged(state)
     reset_game(st, seating, player_params, seed, game, record)
-    play_on(st)
+    if BUILTIN_DECIDE and st[SCRATCH_AT] == 0:
+        playout(st, NO_LIMIT)
+    else:
+        play_on(st)
 
 
 def playout(st, last_turn):
@@ -356,12 +366,6 @@ def play_traced(image, seating, player_params, seed, game, n_event_rows, with_sc
 
 _TEMPLATE = (decide, play_on, play_game, playout, mc_player, play_batch, play_traced)
 _PARALLEL = frozenset({"play_batch"})
-# Compiled into its callers (LLVM's alwaysinline): the switch asked once per
-# decision.  As a call it cost a function call and a pair of reference-count
-# calls per decision, 8% of a game whose turn is ~55 ns.  Every other template is set
-# explicitly to not inline: numba's callees inherit the flag from the function
-# being compiled, and mc_player must stay a call.
-_INLINED = frozenset({"decide"})
 _DECIDING = ("play_on", "play_game", "play_batch", "play_traced")  # what a new decide recompiles
 _SUPPLIED = ("advance", "apply", "heuristics", "candidates", "determinize", "evaluate")
 
@@ -401,7 +405,8 @@ class Kernel:
             "playout": self.playout,
             "mc_player": self.mc_player,
         }
-        fresh = _instantiate(self.module, {**self.supplied, "MC": np.int64(self.mc)}, bound, _DECIDING, cache=False)
+        scope = {**self.supplied, "MC": np.int64(self.mc), "BUILTIN_DECIDE": False}
+        fresh = _instantiate(self.module, scope, bound, _DECIDING, cache=False)
         return Kernel(
             self.module, self.n_heuristics, decide_fn, fresh["play_on"], fresh["play_game"],
             self.playout, self.mc_player, fresh["play_batch"], fresh["play_traced"], self.supplied,
@@ -429,7 +434,7 @@ def _instantiate(
         clone.__qualname__ = f"{module}.{name}"
         clone.__module__ = module
         clone.__doc__ = template.__doc__
-        made[name] = njit(cache=cache, parallel=name in _PARALLEL, forceinline=name in _INLINED)(clone)
+        made[name] = njit(cache=cache, parallel=name in _PARALLEL)(clone)
     scope.update(made)  # the copies call each other
     return made
 
@@ -459,7 +464,7 @@ def compile_kernel(
         "determinize": determinize,
         "evaluate": evaluate,
     }
-    made = _instantiate(module, {**supplied, "MC": np.int64(n_heuristics)}, {}, None, cache=True)
+    made = _instantiate(module, {**supplied, "MC": np.int64(n_heuristics), "BUILTIN_DECIDE": True}, {}, None, cache=True)
     kernel = Kernel(
         module, int(n_heuristics), made["decide"], made["play_on"], made["play_game"], made["playout"],
         made["mc_player"], made["play_batch"], made["play_traced"], supplied,

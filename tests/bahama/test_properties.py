@@ -97,8 +97,9 @@ def test_bahama_trace_is_the_simulated_game(bahama, data):
 
 
 def _simulated(spec, params, names, seed, game):
-    players = [spec.player(n) for n in names]
-    seatings = np.arange(len(players), dtype=np.int64)[None, :]
+    distinct = list(dict.fromkeys(names))  # labels: mc comes as mc:rollouts=4 (tests/property.py)
+    players = [spec.parse_player(n) for n in distinct]
+    seatings = np.asarray([[distinct.index(n) for n in names]], dtype=np.int64)
     out = spec.simulate(params, players, seatings, seed, game, 1, spec.load_board(None))
     return (
         int(out.winner[0]),

@@ -126,7 +126,7 @@ def test_referee_accepts_kernel_traces(spec):
         for key, v in state.counts.items():
             counts[key] = counts.get(key, 0) + v
         endphase += state.endphase_checks
-        seen_players.update(players)
+        seen_players.update(label.partition(":")[0] for label in players)
     elapsed = time.perf_counter() - t0
     print(
         f"\nbahama referee: {n} traces accepted in {elapsed:.1f} s; end reasons {reasons}; "

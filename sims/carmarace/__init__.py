@@ -50,7 +50,7 @@ class Carmarace(GameSpec):
 
         return encode(params, board, n_seats)
 
-    def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
+    def max_events(self, params: Mapping[str, Any], n_seats: int, board: Any) -> int:
         turns = min(int(params["max_turns"]), TRACE_TURNS)
         return SETUP_ROWS + ROWS_PER_TURN * turns
 

@@ -72,13 +72,12 @@ class Taxi(GameSpec):
 
         return encode(params, board, n_seats)
 
-    def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
+    def max_events(self, params: Mapping[str, Any], n_seats: int, board: Any) -> int:
         """A bound on the rows of one game: per turn, per leg's end, setup.  Games
         longer than TRACE_TURNS turns are sized as if that long (a longer one is
         refused by GameSpec.trace, never cut)."""
         from sims.taxi.state import menu_capacity, path_capacity
 
-        board = self.board_for(None) if self._trace_board is None else self._trace_board
         rows6 = lambda k: (k + 5) // 6  # noqa: E731
         deck = max(len(board.decks[d]) for d in ("journey", "passenger", "expense"))
         menu_capacity(board)
@@ -99,14 +98,6 @@ class Taxi(GameSpec):
         from sims.taxi.events import decode
 
         return decode(ctx)
-
-    _trace_board: Any = None
-
-    def _job(self, params, players, seatings, board):  # type: ignore[override]
-        # max_events is sized on the board of the job being traced.
-        job = super()._job(params, players, seatings, board)
-        self._trace_board = job.board
-        return job
 
 
 TRACE_TURNS = 20_000

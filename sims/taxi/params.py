@@ -15,6 +15,7 @@ from balance.errors import UserError
 from balance.game import Param
 
 MONEY_MAX = 1_000_000
+SMALLEST_NOTE = 10
 SUPPLY_MAX = 1_000_000
 
 # Order: as the spec's table, except that the die's faces come before the amounts
@@ -29,25 +30,25 @@ PARAMS: tuple[Param, ...] = (
           "faces that win a green tablet (the rest are blank); freeway_faces + green_faces <= 12",
           "\"five green light dots, and five blank faces\"", low=0, high=12),
     Param("start_money", "int", 9340, "money each player starts with (a multiple of $10)",
-          "\"The banker now distributes to each player $9,340\"", low=0, high=MONEY_MAX),
+          "\"The banker now distributes to each player $9,340\"", low=0, high=MONEY_MAX, step=SMALLEST_NOTE),
     Param("destination_bonus", "int", 6000, "bonus of a leg, shared by its arrivals (a multiple of $10)",
-          "\"the destination bonus of six thousand dollars ($6,000)\"", low=0, high=MONEY_MAX),
+          "\"the destination bonus of six thousand dollars ($6,000)\"", low=0, high=MONEY_MAX, step=SMALLEST_NOTE),
     Param("hire_fee", "int", 500,
           "paid by a non-owner at every destination (0: still a hire event, with fee 0; a multiple of $10)",
-          "\"pays a $500 taxi hire fee to the bank\"", low=0, high=100_000),
+          "\"pays a $500 taxi hire fee to the bank\"", low=0, high=100_000, step=SMALLEST_NOTE),
     Param("plate_price", "int", 15000, "price of a plate bought at the start of one's turn (a multiple of $10)",
           "reading: \"upon purchase or winning of a taxi\" gives no price; a plate's stated value",
-          low=0, high=MONEY_MAX),
+          low=0, high=MONEY_MAX, step=SMALLEST_NOTE),
     Param("plate_value", "int", 15000, "a plate's worth in the final tally (a multiple of $10)",
-          "\"The value of each taxi is still $15,000 when tallies are taken\"", low=0, high=MONEY_MAX),
+          "\"The value of each taxi is still $15,000 when tallies are taken\"", low=0, high=MONEY_MAX, step=SMALLEST_NOTE),
     Param("plate_sale", "int", 5000, "what the bank pays for a plate sold in debt (a multiple of $10)",
-          "\"a depreciated amount of $5,000\"", low=0, high=MONEY_MAX),
+          "\"a depreciated amount of $5,000\"", low=0, high=MONEY_MAX, step=SMALLEST_NOTE),
     Param("money_stake", "int", 1000, "stake of a money bet (a multiple of $10)",
-          "\"s/he bets $1,000 dollars\"", low=0, high=MONEY_MAX),
+          "\"s/he bets $1,000 dollars\"", low=0, high=MONEY_MAX, step=SMALLEST_NOTE),
     Param("money_prize", "int", 3000, "bank's payment to a right money bet (a multiple of $10)",
-          "\"s/he collects $3,000 (from the bank)\"", low=0, high=MONEY_MAX),
+          "\"s/he collects $3,000 (from the bank)\"", low=0, high=MONEY_MAX, step=SMALLEST_NOTE),
     Param("taxi_stake", "int", 5000, "stake of a taxi bet (a multiple of $10)",
-          "\"s/he bets $5,000 dollars\"", low=0, high=MONEY_MAX),
+          "\"s/he bets $5,000 dollars\"", low=0, high=MONEY_MAX, step=SMALLEST_NOTE),
     Param("green_supply", "int", 30, "green tablets with the minister",
           "\"Thirty (green) 'green light' tablets\"", low=0, high=SUPPLY_MAX),
     Param("freeway_supply", "int", 12, "freeway tablets",
@@ -110,7 +111,6 @@ MONEY_PARAMS = (
     "start_money", "destination_bonus", "hire_fee", "plate_price", "plate_value", "plate_sale",
     "money_stake", "money_prize", "taxi_stake",
 )
-SMALLEST_NOTE = 10
 ARRIVAL_ROUND = 0  # arrival_window choices, as the kernel sees them
 ARRIVAL_TURN = 1
 
@@ -118,15 +118,13 @@ assert [p.name for p in PARAMS][P_MAX_TURNS] == "max_turns"
 
 
 def check_params(values: Mapping[str, Any]) -> None:
-    """Cross-parameter checks: the die has 12 faces; money comes in $10 notes."""
+    """Cross-parameter checks: the die has 12 faces (money comes in $10 notes: each
+    amount's ``step``)."""
     if values["freeway_faces"] + values["green_faces"] > 12:
         raise UserError(
             f"freeway_faces={values['freeway_faces']} + green_faces={values['green_faces']} > 12: "
             "the tablet die has 12 faces"
         )
-    for name in MONEY_PARAMS:
-        if values[name] % SMALLEST_NOTE:
-            raise UserError(f"parameter {name}={values[name]}: expected a multiple of ${SMALLEST_NOTE}")
 
 
 def legs(values: Mapping[str, Any]) -> int:

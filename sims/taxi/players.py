@@ -47,7 +47,6 @@ from sims.taxi.state import (
     BET_NONE,
     BET_TAXI,
     CARD_JOURNEY,
-    CARD_NONE,
     CARD_PASSENGER,
     DEST,
     DRIVES,

@@ -440,6 +440,11 @@ class Placements:
     count: tuple[int, ...]
     shape: tuple[int, ...]
     cells: tuple[tuple[int, ...], ...]
+    # per orientation, in order: (tile, first placement, its normalised cells,
+    # height, width); tile s's orientations are orient_first[s] .. + orient_count[s] - 1
+    orients: tuple[tuple[int, int, tuple[tuple[int, int], ...], int, int], ...] = ()
+    orient_first: tuple[int, ...] = ()
+    orient_count: tuple[int, ...] = ()
 
     def __len__(self) -> int:
         return len(self.shape)
@@ -448,17 +453,23 @@ class Placements:
 @lru_cache(maxsize=32)
 def placements(board: TagBoard, rule: str) -> Placements:
     first, count, shape, cells = [], [], [], []
+    orients, orient_first, orient_count = [], [], []
     for s, (_, tile) in enumerate(board.shapes):
         first.append(len(shape))
+        orient_first.append(len(orients))
         for orient in orientations(tile, rule):
             h = max(r for r, _ in orient) + 1
             w = max(c for _, c in orient) + 1
+            orients.append((s, len(shape), orient, h, w))
             for r0 in range(board.rows - h + 1):
                 for c0 in range(board.cols - w + 1):
                     shape.append(s)
                     cells.append(tuple(sorted((r0 + r) * board.cols + c0 + c for r, c in orient)))
         count.append(len(shape) - first[-1])
-    return Placements(tuple(first), tuple(count), tuple(shape), tuple(cells))
+        orient_count.append(len(orients) - orient_first[-1])
+    return Placements(
+        tuple(first), tuple(count), tuple(shape), tuple(cells), tuple(orients), tuple(orient_first), tuple(orient_count)
+    )
 
 
 def value_scale(board: TagBoard) -> tuple[int, bool]:

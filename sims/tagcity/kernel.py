@@ -62,6 +62,8 @@ from sims.tagcity.state import (
     REMOTE,
     best_placement,
     refresh_values,
+    SHEET_VERSION,
+    WEIGHT_VERSION,
     K_STRIDE,
     CLOSED,
     DICE,
@@ -96,8 +98,11 @@ from sims.tagcity.state import (
     PH_SHARED,
     POOL_B,
     POOL_MAX,
+    POOL_LONG,
+    SHAPE_LONG,
     POOL_ORDER,
     R_NCELLS,
+    R_MASK,
     R_NPAIRS,
     RING,
     RING_A,
@@ -164,9 +169,12 @@ def _setup(st):
         n_pool = _pool_add(st, n_pool, st[CENTRE + k])
     st[N_POOL] = n_pool
     largest = 0
+    longest = 0
     for i in range(n_pool):
         largest = max(largest, st[SHAPE_SIZE + st[DRONE_POOL + i]])
+        longest = max(longest, st[SHAPE_LONG + st[DRONE_POOL + i]])
     st[POOL_MAX] = largest
+    st[POOL_LONG] = longest
     for t in range(st[B_TARGETS]):
         st[WEIGHT + t] = st[TARGET_HIGH + t]
         for s in range(n):
@@ -288,8 +296,10 @@ def _paint(st, seat, p):
     """Paint placement ``p`` on ``seat``'s sheet; the targets it completes (bits)."""
     at = record(st, p)
     sheet = SHEET + seat * MAX_WORDS
+    mask = at + st[R_MASK]
     for w in range(st[B_WORDS]):
-        st[sheet + w] |= st[at + w]
+        st[sheet + w] |= st[mask + w]
+    st[SHEET_VERSION + seat] += 1
     empty = EMPTY + seat * MAX_TARGETS
     done = np.int64(0)
     base = at + st[R_NPAIRS]
@@ -364,6 +374,7 @@ def _close(st, t):
     if st[CLOSED] & bit == 0:
         st[CLOSED] |= bit
         st[N_CLOSED] += 1
+        st[WEIGHT_VERSION] += 1
         st[WEIGHT + t] = st[TARGET_LOW + t]
         for s in range(st[N_SEATS]):
             if st[EMPTY + s * MAX_TARGETS + t] > 0:

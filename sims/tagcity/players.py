@@ -8,7 +8,7 @@ Every player answers two questions (state.py documents the answers):
   on their own sheet (no legal placement: minus infinity; a tie: the first slot).
 * ``KIND_ACT``: which die to take and what to do with it.
 
-Values, as exact integers (``state.best_placement``, ``state.placement_value``), for the acting seat and
+Values, as exact integers (``state.best_cached``, ``state.placement_value``), for the acting seat and
 a legal placement S: ``gain`` = the values of the targets S completes now,
 ``progress`` = the sum of w * k / e over the targets S touches without
 completing them, ``contact`` = sides of S against the sheet's edge or painted
@@ -28,7 +28,15 @@ from sims.tagcity.state import (
     ACT_DRONE,
     ACT_PAINT,
     ACT_SOCIAL,
+    B_COLS,
     B_TARGETS,
+    B_WORDS,
+    MAX_WORDS,
+    POOL_LONG,
+    ROW_OF,
+    SHEET,
+    TARGET_MASK,
+    lowest_bit,
     DICE,
     DRONE_POOL,
     EMPTY,
@@ -47,7 +55,7 @@ from sims.tagcity.state import (
     WEIGHT,
     act,
     any_legal,
-    best_placement,
+    best_cached,
     can_drone,
     count_legal,
     die_shape,
@@ -89,7 +97,7 @@ def _slot_value(st, seat, slot, vtype):
     done = memory(st, seat, _SLOTS_DONE)
     if (done >> slot) & 1:
         return memory(st, seat, slot)
-    _, value, _ = best_placement(st, seat, st[RING + slot], vtype)
+    _, value, _ = best_cached(st, seat, st[RING + slot], vtype)
     remember(st, seat, slot, value)
     remember(st, seat, _SLOTS_DONE, done | (1 << slot))
     return value
@@ -111,7 +119,7 @@ def best_paint(st, seat, vtype):
         if (seen >> s) & 1:  # the same tile as a lower die: the same values, the lower die kept
             continue
         seen |= 1 << s
-        p, value, gain = best_placement(st, seat, s, vtype)
+        p, value, gain = best_cached(st, seat, s, vtype)
         if p >= 0 and value > best_value:
             best_die = d
             best_p = p
@@ -128,7 +136,7 @@ def best_drone(st, seat, vtype):
     best_value = NO_VALUE
     best_gain = 0
     for i in range(st[N_POOL]):
-        p, value, gain = best_placement(st, seat, st[DRONE_POOL + i], vtype)
+        p, value, gain = best_cached(st, seat, st[DRONE_POOL + i], vtype)
         if p >= 0 and value > best_value:
             best_p = p
             best_value = value
@@ -139,13 +147,39 @@ def best_drone(st, seat, vtype):
 @njit(cache=True)
 def drone_gain_bound(st, seat):
     """An upper bound on what any drone placement scores now: the positive
-    values of the targets with 1 .. (largest pool tile) empty cells."""
+    values of the targets one pool tile might complete, those whose empty
+    cells are at most the largest pool tile's count and fit a bounding box
+    of h x w with h + w - 1 cells at most that count (a connected tile
+    spanning it has that many) and a longest side at most the pool's."""
     bound = 0
     largest = st[POOL_MAX]
+    longest = st[POOL_LONG]
+    cols = st[B_COLS]
+    words = st[B_WORDS]
+    sheet = SHEET + seat * MAX_WORDS
     empty = EMPTY + seat * MAX_TARGETS
     for t in range(st[B_TARGETS]):
         e = st[empty + t]
-        if 1 <= e <= largest and st[WEIGHT + t] > 0:
+        if e < 1 or e > largest or st[WEIGHT + t] <= 0:
+            continue
+        r_lo = 1 << 20
+        r_hi = -1
+        c_lo = 1 << 20
+        c_hi = -1
+        for k in range(words):
+            m = st[TARGET_MASK + t * MAX_WORDS + k] & ~st[sheet + k]
+            while m != 0:
+                x = 64 * k + lowest_bit(m)
+                m &= m - 1
+                r = st[ROW_OF + x]
+                c = x - r * cols
+                r_lo = min(r_lo, r)
+                r_hi = max(r_hi, r)
+                c_lo = min(c_lo, c)
+                c_hi = max(c_hi, c)
+        h = r_hi - r_lo + 1
+        w = c_hi - c_lo + 1
+        if h + w - 1 <= largest and max(h, w) <= longest:
             bound += st[WEIGHT + t]
     return bound
 

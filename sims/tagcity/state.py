@@ -76,6 +76,7 @@ import numpy as np
 from numba import njit, types
 from numba.core import config as numba_config
 from numba.extending import intrinsic
+from llvmlite import ir
 
 from balance.errors import UserError
 from balance.state import SCORE, Layout
@@ -99,6 +100,14 @@ MAX_POOL = MAX_RING + MAX_CENTRE
 MAX_LONGEST = 256
 K_STRIDE = MAX_TILE_CELLS + 1  # a value table's row: k = 0..8 cells of a placement in a target
 MAX_LEVELS = 4  # an outside cell touches at most 4 cells of a placement
+# An orientation record (ORIENTS): its first placement, cells, corners per row,
+# each cell's offset row*cols + col, and the mask of its valid top-left corners.
+O_FIRST = 0
+O_CELLS = 1
+O_SPAN = 2
+O_OFFSETS = 3
+O_VALID = O_OFFSETS + MAX_TILE_CELLS
+O_STRIDE = O_VALID + MAX_WORDS
 
 LAYOUT = Layout()
 PARAMS = LAYOUT.static(N_PARAMS)
@@ -115,6 +124,12 @@ SHAPE_FIRST = LAYOUT.static(MAX_TILES)
 SHAPE_COUNT = LAYOUT.static(MAX_TILES)
 SHAPE_SIZE = LAYOUT.static(MAX_TILES)
 INV = LAYOUT.static(MAX_LONGEST + 1)
+ROW_OF = LAYOUT.static(256)  # cell -> its row
+TARGET_MASK = LAYOUT.static(MAX_TARGETS * MAX_WORDS)  # per target: its cells as bit words
+SHAPE_LONG = LAYOUT.static(MAX_TILES)  # per tile: the longer side of its bounding box
+ORIENT_FIRST = LAYOUT.static(MAX_TILES)  # per tile: its first orientation record
+ORIENT_COUNT = LAYOUT.static(MAX_TILES)  # per tile: its orientations
+ORIENTS = LAYOUT.static(MAX_TILES * 8 * O_STRIDE)  # orientation records, O_* fields
 
 PHASE = LAYOUT.dynamic(1)
 LEADER = LAYOUT.dynamic(1)
@@ -127,6 +142,7 @@ CLOSED = LAYOUT.dynamic(1)
 N_CLOSED = LAYOUT.dynamic(1)
 N_POOL = LAYOUT.dynamic(1)
 POOL_MAX = LAYOUT.dynamic(1)
+POOL_LONG = LAYOUT.dynamic(1)  # the longest bounding-box side of a drone pool tile
 DICE = LAYOUT.dynamic(MAX_DICE)
 SLOT = LAYOUT.dynamic(MAX_DICE)
 WEIGHT = LAYOUT.dynamic(MAX_TARGETS)
@@ -143,6 +159,9 @@ SOCIALS = LAYOUT.dynamic(MAX_PLAYERS)
 PENDING = LAYOUT.dynamic(MAX_PLAYERS)
 VALUES1 = LAYOUT.dynamic(MAX_PLAYERS * MAX_TARGETS * K_STRIDE)
 VALUES2 = LAYOUT.dynamic(MAX_PLAYERS * MAX_TARGETS * K_STRIDE)
+SHEET_VERSION = LAYOUT.dynamic(MAX_PLAYERS)  # per seat: paints so far (the cache's key)
+WEIGHT_VERSION = LAYOUT.dynamic(1)  # targets closed so far (the cache's key)
+BEST = LAYOUT.dynamic(MAX_PLAYERS * 2 * MAX_TILES * 4)  # per seat, value, tile: key, placement, value, gain
 HEAT = LAYOUT.size  # the last dynamic region; its size is the board's (encode)
 
 # Board scalars: st[BOARD + k]
@@ -168,6 +187,7 @@ R_NLEV = BOARD + 18  # levels, then per level l B_WORDS mask words: the outside 
 R_NCELLS = BOARD + 19  # number of cells, then the cells
 B_LONGEST = BOARD + 20
 B_TILE_CELLS = BOARD + 21  # the largest tile's cell count
+R_MASK = BOARD + 22  # the placement's cells as B_WORDS bit words
 
 # Phases of a round
 PH_SETUP = 0
@@ -238,6 +258,7 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
     image[R_NPAIRS] = rec["npairs"]
     image[R_EDGE] = rec["edge"]
     image[R_NLEV] = rec["nlev"]
+    image[R_MASK] = rec["mask"]
     image[R_NCELLS] = rec["ncells"]
     image[B_LONGEST] = longest
     image[B_TILE_CELLS] = max(len(cells) for _, cells in board.shapes)
@@ -246,6 +267,7 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
         image[TARGET_HIGH + t] = high
         image[TARGET_LOW + t] = low
         image[TARGET_SIZE + t] = len(board.target_cells(t))
+        image[TARGET_MASK + t * MAX_WORDS : TARGET_MASK + t * MAX_WORDS + words] = _mask(board.target_cells(t), words)
     image[REMOTE : REMOTE + len(board.remote)] = board.remote
     names = board.shape_names
     image[RING_A : RING_A + len(board.ring_a)] = [names.index(x) for x in board.ring_a]
@@ -259,8 +281,24 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
         image[SHAPE_FIRST + s] = place.first[s]
         image[SHAPE_COUNT + s] = place.count[s]
         image[SHAPE_SIZE + s] = len(cells)
+        image[SHAPE_LONG + s] = max(max(r for r, _ in cells) - min(r for r, _ in cells),
+                                    max(c for _, c in cells) - min(c for _, c in cells)) + 1
     for e in range(1, longest + 1):
         image[INV + e] = scale // e
+    for x in range(board.n_cells):
+        image[ROW_OF + x] = x // board.cols
+    for s in range(len(board.shapes)):
+        image[ORIENT_FIRST + s] = place.orient_first[s]
+        image[ORIENT_COUNT + s] = place.orient_count[s]
+    for o, (_, first, cells, h, w) in enumerate(place.orients):
+        at = ORIENTS + o * O_STRIDE
+        image[at + O_FIRST] = first
+        image[at + O_CELLS] = len(cells)
+        image[at + O_SPAN] = board.cols - w + 1
+        for j, (r, c) in enumerate(cells):
+            image[at + O_OFFSETS + j] = r * board.cols + c
+        corners = [r0 * board.cols + c0 for r0 in range(board.rows - h + 1) for c0 in range(board.cols - w + 1)]
+        image[at + O_VALID : at + O_VALID + words] = _mask(corners, words)
     image[place_at : place_at + records.size] = records
     return image
 
@@ -299,15 +337,18 @@ def _table(board: TagBoard, rule: str) -> tuple[int, int, np.ndarray, dict[str, 
         max_pairs = max(max_pairs, len(pairs))
         max_lev = max(max_lev, len(levels))
         max_cells = max(max_cells, len(cells))
-    off = {"shape": words, "npairs": words + 1}
+    # What a value reads first (one or two cache lines), what a paint reads after.
+    off = {"npairs": 0}
     off["edge"] = off["npairs"] + 1 + max_pairs
     off["nlev"] = off["edge"] + 1
-    off["ncells"] = off["nlev"] + 1 + max_lev * words
+    off["shape"] = off["nlev"] + 1 + max_lev * words
+    off["mask"] = off["shape"] + 1
+    off["ncells"] = off["mask"] + words
     stride = off["ncells"] + 1 + max_cells
     table = np.zeros((len(recs), stride), np.int64)
     for p, (mask, shape, pairs, edge, levels, cells) in enumerate(recs):
         row = table[p]
-        row[:words] = mask
+        row[off["mask"] : off["mask"] + words] = mask
         row[off["shape"]] = shape
         row[off["npairs"]] = len(pairs)
         for k, (t, n) in enumerate(pairs):
@@ -341,16 +382,62 @@ def _ctpop(typingctx, x):
     return types.int64(types.int64), codegen
 
 
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM's count of trailing zeros of a non-zero int64."""
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True, inline="always")
 def popcount(x):
     """Set bits of an int64 (its 64 bits as unsigned)."""
     return _ctpop(x)
 
 
+@njit(cache=True, inline="always")
+def lowest_bit(x):
+    """Index of the lowest set bit of a non-zero int64."""
+    return _cttz(x)
+
+
+@njit(cache=True, inline="always")
+def _word(s0, s1, s2, s3, i):
+    if i == 0:
+        return s0
+    if i == 1:
+        return s1
+    if i == 2:
+        return s2
+    if i == 3:
+        return s3
+    return np.int64(0)
+
+
+@njit(cache=True, inline="always")
+def shifted_word(s0, s1, s2, s3, offset, k):
+    """Word ``k`` of the 256-bit sheet (s0 .. s3) shifted right by ``offset``
+    bits: bit x of the result is bit x + offset of the sheet."""
+    q = offset >> 6
+    r = offset & 63
+    lo = _word(s0, s1, s2, s3, k + q)
+    if r == 0:
+        return lo
+    hi = _word(s0, s1, s2, s3, k + q + 1)
+    return np.int64(np.uint64(lo) >> np.uint64(r)) | (hi << (64 - r))
+
+
 if numba_config.DISABLE_JIT:  # pure Python (the speed baseline)
 
     def popcount(x):
         return bin(int(x) & 0xFFFFFFFFFFFFFFFF).count("1")
+
+    def lowest_bit(x):
+        x = int(x) & 0xFFFFFFFFFFFFFFFF
+        return (x & -x).bit_length() - 1
 
 
 # --------------------------------------------------------------------------- answers
@@ -452,7 +539,7 @@ def placement_shape(st, p):
 @njit(cache=True)
 def legal(st, seat, p):
     """Placement ``p`` fits on ``seat``'s sheet: none of its cells painted."""
-    at = record(st, p)
+    at = record(st, p) + st[R_MASK]
     sheet = SHEET + seat * MAX_WORDS
     for w in range(st[B_WORDS]):
         if st[at + w] & st[sheet + w]:
@@ -547,15 +634,25 @@ V1 = 0
 V2 = 1
 
 
+@njit(cache=True, inline="always")
+def free_corners(st, ob, k, s0, s1, s2, s3):
+    """Word ``k`` of the top-left corners at which the orientation record ``ob``
+    fits on the sheet s0..s3 (inside it, no painted cell): bit x = corner x."""
+    occupied = np.int64(0)
+    for j in range(st[ob + O_CELLS]):
+        occupied |= shifted_word(s0, s1, s2, s3, st[ob + O_OFFSETS + j], k)
+    return st[ob + O_VALID + k] & ~occupied
+
+
 @njit(cache=True)
 def best_placement(st, seat, shape, vtype):
     """(placement, value, gain) of the first legal placement of ``shape`` with
-    the highest value (``vtype`` V1 or V2) on ``seat``'s sheet; (-1,
-    NO_VALUE, 0) when none fits."""
-    first = st[SHAPE_FIRST + shape]
-    n = st[SHAPE_COUNT + shape]
-    stride = st[B_STRIDE]
+    the highest value (``vtype`` V1 or V2) on ``seat``'s sheet, in the
+    enumeration order (orientation, then corner row-major); (-1, NO_VALUE, 0)
+    when none fits.  Only the legal placements are visited: each orientation's
+    free corners come from the sheet's bit words shifted by its cells."""
     words = st[B_WORDS]
+    cols = st[B_COLS]
     sheet = SHEET + seat * MAX_WORDS
     s0 = st[sheet]
     s1 = st[sheet + 1]
@@ -564,76 +661,108 @@ def best_placement(st, seat, shape, vtype):
     scale = st[B_SCALE]
     table = (VALUES1 if vtype == V1 else VALUES2) + seat * MAX_TARGETS * K_STRIDE
     contact = vtype == V2
+    place_at = st[B_PLACE_AT]
+    stride = st[B_STRIDE]
     r_pairs = st[R_NPAIRS]
     r_edge = st[R_EDGE]
     r_lev = st[R_NLEV]
     best = -1
     best_value = NO_VALUE
-    at = st[B_PLACE_AT] + first * stride
-    for p in range(first, first + n):
-        hit = st[at] & s0
-        if words > 1:
-            hit |= st[at + 1] & s1
-            if words > 2:
-                hit |= st[at + 2] & s2
-                if words > 3:
-                    hit |= st[at + 3] & s3
-        if hit == 0:
-            value = 0
-            base = at + r_pairs
-            for k in range(st[base]):
-                value += st[table + st[base + 1 + k]]
-            if contact:
-                c = st[at + r_edge]
-                lev = at + r_lev
-                for m in range(st[lev]):
-                    w0 = lev + 1 + m * words
-                    c += popcount(st[w0] & s0)
-                    if words > 1:
-                        c += popcount(st[w0 + 1] & s1)
-                        if words > 2:
-                            c += popcount(st[w0 + 2] & s2)
-                            if words > 3:
-                                c += popcount(st[w0 + 3] & s3)
-                value += scale * c
-            if value > best_value:
-                best = p
-                best_value = value
-        at += stride
+    o_first = st[ORIENT_FIRST + shape]
+    for o in range(o_first, o_first + st[ORIENT_COUNT + shape]):
+        ob = ORIENTS + o * O_STRIDE
+        first = st[ob + O_FIRST]
+        gap = cols - st[ob + O_SPAN]  # corners a row skips: placement = first + x - row * gap
+        for k in range(words):
+            m = free_corners(st, ob, k, s0, s1, s2, s3)
+            while m != 0:
+                x = 64 * k + lowest_bit(m)
+                m &= m - 1
+                p = first + x - st[ROW_OF + x] * gap
+                at = place_at + p * stride
+                value = 0
+                base = at + r_pairs
+                for j in range(st[base]):
+                    value += st[table + st[base + 1 + j]]
+                if contact:
+                    c = st[at + r_edge]
+                    lev = at + r_lev
+                    for n in range(st[lev]):
+                        w0 = lev + 1 + n * words
+                        c += popcount(st[w0] & s0)
+                        if words > 1:
+                            c += popcount(st[w0 + 1] & s1)
+                            if words > 2:
+                                c += popcount(st[w0 + 2] & s2)
+                                if words > 3:
+                                    c += popcount(st[w0 + 3] & s3)
+                    value += scale * c
+                if value > best_value:
+                    best = p
+                    best_value = value
     if best < 0:
         return best, best_value, 0
     return best, best_value, placement_gain(st, seat, best)
 
 
 @njit(cache=True)
+def best_cached(st, seat, shape, vtype):
+    """:func:`best_placement`, remembered until ``seat``'s sheet or a target's
+    worth changes (the same answer, computed once)."""
+    key = (st[SHEET_VERSION + seat] << 32) + st[WEIGHT_VERSION] + 1
+    at = BEST + ((seat * 2 + vtype) * MAX_TILES + shape) * 4
+    if st[at] == key:
+        return st[at + 1], st[at + 2], st[at + 3]
+    p, value, gain = best_placement(st, seat, shape, vtype)
+    st[at] = key
+    st[at + 1] = p
+    st[at + 2] = value
+    st[at + 3] = gain
+    return p, value, gain
+
+
+@njit(cache=True)
 def count_legal(st, seat, shape):
     """Legal placements of ``shape`` on ``seat``'s sheet."""
+    sheet = SHEET + seat * MAX_WORDS
     n = 0
-    first = st[SHAPE_FIRST + shape]
-    for p in range(first, first + st[SHAPE_COUNT + shape]):
-        if legal(st, seat, p):
-            n += 1
+    o_first = st[ORIENT_FIRST + shape]
+    for o in range(o_first, o_first + st[ORIENT_COUNT + shape]):
+        ob = ORIENTS + o * O_STRIDE
+        for k in range(st[B_WORDS]):
+            n += popcount(free_corners(st, ob, k, st[sheet], st[sheet + 1], st[sheet + 2], st[sheet + 3]))
     return n
 
 
 @njit(cache=True)
 def nth_legal(st, seat, shape, j):
-    """The ``j``-th (from 0) legal placement of ``shape``, or -1."""
-    first = st[SHAPE_FIRST + shape]
-    for p in range(first, first + st[SHAPE_COUNT + shape]):
-        if legal(st, seat, p):
-            if j == 0:
-                return p
-            j -= 1
+    """The ``j``-th (from 0) legal placement of ``shape`` in the enumeration
+    order, or -1."""
+    sheet = SHEET + seat * MAX_WORDS
+    cols = st[B_COLS]
+    o_first = st[ORIENT_FIRST + shape]
+    for o in range(o_first, o_first + st[ORIENT_COUNT + shape]):
+        ob = ORIENTS + o * O_STRIDE
+        for k in range(st[B_WORDS]):
+            m = free_corners(st, ob, k, st[sheet], st[sheet + 1], st[sheet + 2], st[sheet + 3])
+            while m != 0:
+                x = 64 * k + lowest_bit(m)
+                m &= m - 1
+                if j == 0:
+                    return st[ob + O_FIRST] + x - st[ROW_OF + x] * (cols - st[ob + O_SPAN])
+                j -= 1
     return -1
 
 
 @njit(cache=True)
 def any_legal(st, seat, shape):
-    first = st[SHAPE_FIRST + shape]
-    for p in range(first, first + st[SHAPE_COUNT + shape]):
-        if legal(st, seat, p):
-            return True
+    sheet = SHEET + seat * MAX_WORDS
+    o_first = st[ORIENT_FIRST + shape]
+    for o in range(o_first, o_first + st[ORIENT_COUNT + shape]):
+        ob = ORIENTS + o * O_STRIDE
+        for k in range(st[B_WORDS]):
+            if free_corners(st, ob, k, st[sheet], st[sheet + 1], st[sheet + 2], st[sheet + 3]) != 0:
+                return True
     return False
 
 

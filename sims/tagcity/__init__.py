@@ -40,7 +40,7 @@ class TagCity(GameSpec):
     min_players = 2
     max_players = 4
     default_players = ("builder", "sniper")
-    mc_rollouts = 32
+    mc_rollouts = 64
     mc_rollout_policy = "builder"
     mc_horizon = 0
 

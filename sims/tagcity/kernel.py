@@ -61,7 +61,11 @@ from sims.tagcity.state import (
     PHASE,
     REMOTE,
     best_placement,
-    refresh_values,
+    init_cell_values,
+    shift_target,
+    touch_neighbours,
+    update_near,
+    INV,
     SHEET_VERSION,
     WEIGHT_VERSION,
     K_STRIDE,
@@ -179,7 +183,9 @@ def _setup(st):
         st[WEIGHT + t] = st[TARGET_HIGH + t]
         for s in range(n):
             st[EMPTY + s * MAX_TARGETS + t] = st[TARGET_SIZE + t]
-            refresh_values(st, s, t)
+    for s in range(n):
+        init_cell_values(st, s)
+        update_near(st, s)
     st[FREE_CIRCLES] = (np.int64(1) << st[PARAMS + P_SOCIAL_CIRCLES]) - 1
     st[TURN] = 0
     st[PHASE] = PH_ROUND
@@ -306,11 +312,14 @@ def _paint(st, seat, p):
     for k in range(st[base]):
         pair = st[base + 1 + k]
         t = pair // K_STRIDE
-        st[empty + t] -= pair % K_STRIDE
+        before = st[empty + t]
+        st[empty + t] = before - pair % K_STRIDE
         if st[empty + t] == 0:
             done |= np.int64(1) << t
         else:
-            refresh_values(st, seat, t)
+            shift_target(st, seat, t, 2 * st[WEIGHT + t] * (st[INV + st[empty + t]] - st[INV + before]))
+    touch_neighbours(st, seat, at)
+    update_near(st, seat)
     cells = at + st[R_NCELLS]
     for k in range(st[cells]):
         st[HEAT + st[cells + 1 + k]] += 1
@@ -377,8 +386,9 @@ def _close(st, t):
         st[WEIGHT_VERSION] += 1
         st[WEIGHT + t] = st[TARGET_LOW + t]
         for s in range(st[N_SEATS]):
-            if st[EMPTY + s * MAX_TARGETS + t] > 0:
-                refresh_values(st, s, t)
+            e = st[EMPTY + s * MAX_TARGETS + t]
+            if e > 0:
+                shift_target(st, s, t, 2 * (st[TARGET_LOW + t] - st[TARGET_HIGH + t]) * st[INV + e])
 
 
 @njit(cache=True)

@@ -98,6 +98,7 @@ MAX_DICE = MAX_PLAYERS + 1
 MAX_WORDS = 4  # 256 cells
 MAX_POOL = MAX_RING + MAX_CENTRE
 MAX_LONGEST = 256
+MAX_CELLS = 256
 K_STRIDE = MAX_TILE_CELLS + 1  # a value table's row: k = 0..8 cells of a placement in a target
 MAX_LEVELS = 4  # an outside cell touches at most 4 cells of a placement
 # An orientation record (ORIENTS): its first placement, cells, corners per row,
@@ -124,7 +125,9 @@ SHAPE_FIRST = LAYOUT.static(MAX_TILES)
 SHAPE_COUNT = LAYOUT.static(MAX_TILES)
 SHAPE_SIZE = LAYOUT.static(MAX_TILES)
 INV = LAYOUT.static(MAX_LONGEST + 1)
-ROW_OF = LAYOUT.static(256)  # cell -> its row
+ROW_OF = LAYOUT.static(MAX_CELLS)  # cell -> its row
+CELL_DISTRICT = LAYOUT.static(MAX_CELLS)  # cell -> its district
+EDGE_OF = LAYOUT.static(MAX_CELLS)  # cell -> its sides on the sheet's edge
 TARGET_MASK = LAYOUT.static(MAX_TARGETS * MAX_WORDS)  # per target: its cells as bit words
 SHAPE_LONG = LAYOUT.static(MAX_TILES)  # per tile: the longer side of its bounding box
 ORIENT_FIRST = LAYOUT.static(MAX_TILES)  # per tile: its first orientation record
@@ -157,8 +160,9 @@ SOCIAL_PTS = LAYOUT.dynamic(MAX_PLAYERS)
 DRONES = LAYOUT.dynamic(MAX_PLAYERS)
 SOCIALS = LAYOUT.dynamic(MAX_PLAYERS)
 PENDING = LAYOUT.dynamic(MAX_PLAYERS)
-VALUES1 = LAYOUT.dynamic(MAX_PLAYERS * MAX_TARGETS * K_STRIDE)
-VALUES2 = LAYOUT.dynamic(MAX_PLAYERS * MAX_TARGETS * K_STRIDE)
+CELL_V1 = LAYOUT.dynamic(MAX_PLAYERS * MAX_CELLS)  # per seat and cell: what painting it adds to V1 (times 2L)
+CELL_V2 = LAYOUT.dynamic(MAX_PLAYERS * MAX_CELLS)  # ... to V2 (times 2L), its contact included
+NEAR = LAYOUT.dynamic(MAX_PLAYERS * K_STRIDE * MAX_WORDS)  # per seat and z: empty cells of targets z cells may complete
 SHEET_VERSION = LAYOUT.dynamic(MAX_PLAYERS)  # per seat: paints so far (the cache's key)
 WEIGHT_VERSION = LAYOUT.dynamic(1)  # targets closed so far (the cache's key)
 BEST = LAYOUT.dynamic(MAX_PLAYERS * 2 * MAX_TILES * 4)  # per seat, value, tile: key, placement, value, gain
@@ -286,7 +290,10 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
     for e in range(1, longest + 1):
         image[INV + e] = scale // e
     for x in range(board.n_cells):
-        image[ROW_OF + x] = x // board.cols
+        r, c = divmod(x, board.cols)
+        image[ROW_OF + x] = r
+        image[CELL_DISTRICT + x] = board.cell_district[x]
+        image[EDGE_OF + x] = (r == 0) + (r == board.rows - 1) + (c == 0) + (c == board.cols - 1)
     for s in range(len(board.shapes)):
         image[ORIENT_FIRST + s] = place.orient_first[s]
         image[ORIENT_COUNT + s] = place.orient_count[s]
@@ -337,14 +344,14 @@ def _table(board: TagBoard, rule: str) -> tuple[int, int, np.ndarray, dict[str, 
         max_pairs = max(max_pairs, len(pairs))
         max_lev = max(max_lev, len(levels))
         max_cells = max(max_cells, len(cells))
-    # What a value reads first (one or two cache lines), what a paint reads after.
-    off = {"npairs": 0}
+    # What a value reads first (one or two cache lines), the rest after.
+    off = {"mask": 0}
+    off["ncells"] = off["mask"] + words
+    off["npairs"] = off["ncells"] + 1 + max_cells
     off["edge"] = off["npairs"] + 1 + max_pairs
     off["nlev"] = off["edge"] + 1
     off["shape"] = off["nlev"] + 1 + max_lev * words
-    off["mask"] = off["shape"] + 1
-    off["ncells"] = off["mask"] + words
-    stride = off["ncells"] + 1 + max_cells
+    stride = off["shape"] + 1
     table = np.zeros((len(recs), stride), np.int64)
     for p, (mask, shape, pairs, edge, levels, cells) in enumerate(recs):
         row = table[p]
@@ -610,23 +617,82 @@ def contact_of(st, seat, at):
 
 
 @njit(cache=True)
-def refresh_values(st, seat, t):
-    """Seat ``seat``'s value-table row of target ``t``: what a placement with k
-    cells in ``t`` adds to V1 and to V2 (times 2L) for k = 1 .. the target's
-    empty cells (the kernel calls this whenever the empty count or the
-    target's worth changes)."""
-    e = st[EMPTY + seat * MAX_TARGETS + t]
-    w = st[WEIGHT + t]
+def init_cell_values(st, seat):
+    """Seat ``seat``'s per-cell values on an empty sheet: what painting a cell
+    adds to V1 and to V2 (times 2L) while its targets are incomplete:
+    2 w L / e for each of its row, column and district, plus L per side on the
+    sheet's edge for V2 (a cell's painted neighbours are added as they come)."""
+    cols = st[B_COLS]
+    rows = st[B_ROWS]
     scale = st[B_SCALE]
-    row = (seat * MAX_TARGETS + t) * K_STRIDE
-    for k in range(1, min(e, st[B_TILE_CELLS]) + 1):
-        if k == e:
-            st[VALUES1 + row + k] = 20 * scale * w
-            st[VALUES2 + row + k] = 6 * scale * w
-        else:
-            v = 2 * w * k * st[INV + e]
-            st[VALUES1 + row + k] = v
-            st[VALUES2 + row + k] = v
+    empty = EMPTY + seat * MAX_TARGETS
+    for x in range(st[B_CELLS]):
+        r = st[ROW_OF + x]
+        v = 0
+        for t in (r, rows + x - r * cols, rows + cols + st[CELL_DISTRICT + x]):
+            v += 2 * st[WEIGHT + t] * st[INV + st[empty + t]]
+        st[CELL_V1 + seat * MAX_CELLS + x] = v
+        st[CELL_V2 + seat * MAX_CELLS + x] = v + scale * st[EDGE_OF + x]
+
+
+@njit(cache=True)
+def shift_target(st, seat, t, delta):
+    """Add ``delta`` to both per-cell values of the empty cells of target
+    ``t`` on ``seat``'s sheet (its empty count or its worth changed)."""
+    sheet = SHEET + seat * MAX_WORDS
+    v1 = CELL_V1 + seat * MAX_CELLS
+    v2 = CELL_V2 + seat * MAX_CELLS
+    for k in range(st[B_WORDS]):
+        m = st[TARGET_MASK + t * MAX_WORDS + k] & ~st[sheet + k]
+        while m != 0:
+            x = 64 * k + lowest_bit(m)
+            m &= m - 1
+            st[v1 + x] += delta
+            st[v2 + x] += delta
+
+
+@njit(cache=True)
+def touch_neighbours(st, seat, at):
+    """Each empty cell beside the placement at record ``at`` (just painted on
+    ``seat``'s sheet) gains one side of contact: L more to its V2 value per
+    painted neighbour."""
+    cols = st[B_COLS]
+    rows = st[B_ROWS]
+    scale = st[B_SCALE]
+    sheet = SHEET + seat * MAX_WORDS
+    v2 = CELL_V2 + seat * MAX_CELLS
+    base = at + st[R_NCELLS]
+    for j in range(st[base]):
+        x = st[base + 1 + j]
+        r = st[ROW_OF + x]
+        c = x - r * cols
+        if r > 0 and not (st[sheet + ((x - cols) >> 6)] >> ((x - cols) & 63)) & 1:
+            st[v2 + x - cols] += scale
+        if r < rows - 1 and not (st[sheet + ((x + cols) >> 6)] >> ((x + cols) & 63)) & 1:
+            st[v2 + x + cols] += scale
+        if c > 0 and not (st[sheet + ((x - 1) >> 6)] >> ((x - 1) & 63)) & 1:
+            st[v2 + x - 1] += scale
+        if c < cols - 1 and not (st[sheet + ((x + 1) >> 6)] >> ((x + 1) & 63)) & 1:
+            st[v2 + x + 1] += scale
+
+
+@njit(cache=True)
+def update_near(st, seat):
+    """NEAR for ``seat``, for z = 1 .. the largest tile: the empty cells of its
+    targets with 1 .. z empty cells, the only targets a placement of z cells
+    can complete."""
+    sheet = SHEET + seat * MAX_WORDS
+    near = NEAR + seat * K_STRIDE * MAX_WORDS
+    largest = st[B_TILE_CELLS]
+    for k in range(K_STRIDE * MAX_WORDS):
+        st[near + k] = 0
+    for t in range(st[B_TARGETS]):
+        e = st[EMPTY + seat * MAX_TARGETS + t]
+        if 1 <= e <= largest:
+            for k in range(st[B_WORDS]):
+                cells = st[TARGET_MASK + t * MAX_WORDS + k] & ~st[sheet + k]
+                for z in range(e, largest + 1):
+                    st[near + z * MAX_WORDS + k] |= cells
 
 
 NO_VALUE = np.int64(-(2**62))
@@ -649,8 +715,14 @@ def best_placement(st, seat, shape, vtype):
     """(placement, value, gain) of the first legal placement of ``shape`` with
     the highest value (``vtype`` V1 or V2) on ``seat``'s sheet, in the
     enumeration order (orientation, then corner row-major); (-1, NO_VALUE, 0)
-    when none fits.  Only the legal placements are visited: each orientation's
-    free corners come from the sheet's bit words shifted by its cells."""
+    when none fits.
+
+    Only the legal placements are visited: each orientation's free corners come
+    from the sheet's bit words shifted by its cells.  A placement's value is the
+    sum of its cells' values (progress and contact, kept per cell by the
+    kernel) plus, for the targets it completes, the difference between the
+    gain's weight and their progress share: (20 - 2) L w for V1, (6 - 2) L w
+    for V2.  Only a placement touching NEAR (for its size) can complete a target."""
     words = st[B_WORDS]
     cols = st[B_COLS]
     sheet = SHEET + seat * MAX_WORDS
@@ -658,14 +730,18 @@ def best_placement(st, seat, shape, vtype):
     s1 = st[sheet + 1]
     s2 = st[sheet + 2]
     s3 = st[sheet + 3]
-    scale = st[B_SCALE]
-    table = (VALUES1 if vtype == V1 else VALUES2) + seat * MAX_TARGETS * K_STRIDE
-    contact = vtype == V2
+    near = NEAR + (seat * K_STRIDE + st[SHAPE_SIZE + shape]) * MAX_WORDS
+    n0 = st[near]
+    n1 = st[near + 1]
+    n2 = st[near + 2]
+    n3 = st[near + 3]
+    cells = (CELL_V1 if vtype == V1 else CELL_V2) + seat * MAX_CELLS
+    bonus = (18 if vtype == V1 else 4) * st[B_SCALE]
+    empty = EMPTY + seat * MAX_TARGETS
     place_at = st[B_PLACE_AT]
     stride = st[B_STRIDE]
+    r_cells = st[R_NCELLS]
     r_pairs = st[R_NPAIRS]
-    r_edge = st[R_EDGE]
-    r_lev = st[R_NLEV]
     best = -1
     best_value = NO_VALUE
     o_first = st[ORIENT_FIRST + shape]
@@ -678,27 +754,29 @@ def best_placement(st, seat, shape, vtype):
             while m != 0:
                 x = 64 * k + lowest_bit(m)
                 m &= m - 1
-                p = first + x - st[ROW_OF + x] * gap
-                at = place_at + p * stride
+                at = place_at + (first + x - st[ROW_OF + x] * gap) * stride
                 value = 0
-                base = at + r_pairs
+                base = at + r_cells
                 for j in range(st[base]):
-                    value += st[table + st[base + 1 + j]]
-                if contact:
-                    c = st[at + r_edge]
-                    lev = at + r_lev
-                    for n in range(st[lev]):
-                        w0 = lev + 1 + n * words
-                        c += popcount(st[w0] & s0)
-                        if words > 1:
-                            c += popcount(st[w0 + 1] & s1)
-                            if words > 2:
-                                c += popcount(st[w0 + 2] & s2)
-                                if words > 3:
-                                    c += popcount(st[w0 + 3] & s3)
-                    value += scale * c
+                    value += st[cells + st[base + 1 + j]]
+                touch = st[at] & n0
+                if words > 1:
+                    touch |= st[at + 1] & n1
+                    if words > 2:
+                        touch |= st[at + 2] & n2
+                        if words > 3:
+                            touch |= st[at + 3] & n3
+                if touch != 0:
+                    gain = 0
+                    pairs = at + r_pairs
+                    for j in range(st[pairs]):
+                        pair = st[pairs + 1 + j]
+                        t = pair // K_STRIDE
+                        if pair - t * K_STRIDE == st[empty + t]:
+                            gain += st[WEIGHT + t]
+                    value += bonus * gain
                 if value > best_value:
-                    best = p
+                    best = (at - place_at) // stride
                     best_value = value
     if best < 0:
         return best, best_value, 0

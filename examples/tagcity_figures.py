@@ -8,7 +8,8 @@ them (the same seatings, the same outcomes) and reports, each with its 95%
 interval and n: social circles circled and drones used per player, the share
 of games with a shared-step tie (two or more players completing, with the
 shared die, a target nobody had completed before the step), targets completed
-per player, and each player's mean score.
+and completed first per player, and each player's mean score and its target
+and drone points.
 """
 
 from __future__ import annotations
@@ -77,6 +78,9 @@ def figures(players: list[str], games: int, seed: int, params: dict, rotate: boo
     socials: dict[str, list[int]] = {p: [] for p in distinct}
     drones: dict[str, list[int]] = {p: [] for p in distinct}
     targets: dict[str, list[int]] = {p: [] for p in distinct}
+    firsts: dict[str, list[int]] = {p: [] for p in distinct}
+    target_points: dict[str, list[int]] = {p: [] for p in distinct}
+    drone_points: dict[str, list[int]] = {p: [] for p in distinct}
     scores: dict[str, list[int]] = {p: [] for p in distinct}
     tie_games = 0
     for g in range(games):
@@ -89,6 +93,9 @@ def figures(players: list[str], games: int, seed: int, params: dict, rotate: boo
             drones[name].append(end["drones"][s])
             scores[name].append(end["score"][s])
             targets[name].append(sum(1 for e in events if e["type"] == "complete" and e["seat"] == s))
+            firsts[name].append(sum(1 for e in events if e["type"] == "complete" and e["seat"] == s and e["high"]))
+            target_points[name].append(end["target_points"][s])
+            drone_points[name].append(end["drone_points"][s])
         tie_games += shared_ties(events) > 0
     return {
         "game": "tagcity", "players": players, "games": games, "seed": seed, "params": params,
@@ -96,6 +103,9 @@ def figures(players: list[str], games: int, seed: int, params: dict, rotate: boo
         "socials_per_player": {p: mean_ci(v) for p, v in socials.items()},
         "drones_per_player": {p: mean_ci(v) for p, v in drones.items()},
         "targets_per_player": {p: mean_ci(v) for p, v in targets.items()},
+        "first_completions_per_player": {p: mean_ci(v) for p, v in firsts.items()},
+        "target_points": {p: mean_ci(v) for p, v in target_points.items()},
+        "drone_points": {p: mean_ci(v) for p, v in drone_points.items()},
         "score": {p: mean_ci(v) for p, v in scores.items()},
         "games_with_a_shared_step_tie": share(tie_games, games),
     }
@@ -117,9 +127,10 @@ def main() -> None:
         print(json.dumps(out, indent=1))
         return
     print(f"tagcity: {args.games} games, seed {args.seed}, players {args.players}, params {out['params']}")
-    for key in ("score", "socials_per_player", "drones_per_player", "targets_per_player"):
+    for key in ("score", "target_points", "drone_points", "socials_per_player", "drones_per_player",
+                "targets_per_player", "first_completions_per_player"):
         for p, v in out[key].items():
-            print(f"  {key:20s} {p:10s} {v['mean']:8.3f}  ({v['ci95'][0]:.3f}-{v['ci95'][1]:.3f})")
+            print(f"  {key:28s} {p:10s} {v['mean']:8.3f}  ({v['ci95'][0]:.3f}-{v['ci95'][1]:.3f})")
     t = out["games_with_a_shared_step_tie"]
     print(f"  games with a shared-step tie: {t['share']:.1%} ({t['ci95'][0]:.1%}-{t['ci95'][1]:.1%}), n={t['n']}")
 

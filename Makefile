@@ -1,6 +1,6 @@
 # balance: two commands set everything up on a fresh machine with Python 3.11+ and make.
 #   make demo   creates .venv, installs, runs the main job (a car-cost sweep of Carnage and its report)
-#   make test   creates .venv, installs with test extras, runs the whole suite
+#   make test   creates .venv, installs with test extras, checks the layering (lint-imports), runs the whole suite
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -9,7 +9,7 @@ PY      = $(BIN)/python
 STAMP   = $(VENV)/.installed
 TSTAMP  = $(VENV)/.installed-test
 
-.PHONY: setup demo test test-fast bench baseline lint format golden clean
+.PHONY: setup demo test test-fast bench baseline lint layering format golden clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,7 @@ demo: $(STAMP)
 	@echo "report: reports/carnage-car_cost.html"
 
 test: $(TSTAMP)
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -p no:cacheprovider --timeout=900
 	$(BIN)/balance check --no-config
 
@@ -50,6 +51,10 @@ golden: $(STAMP)
 lint: $(TSTAMP)
 	$(PY) -m pip install --quiet ruff
 	$(BIN)/ruff check balance sims tests
+	$(BIN)/lint-imports
+
+layering: $(TSTAMP)
+	$(BIN)/lint-imports
 
 format: $(TSTAMP)
 	$(PY) -m pip install --quiet ruff

@@ -1,17 +1,29 @@
 """``balance.toml``: a designer's rules, balance goals and check settings in one file.
 
-The file has five tables, each optional except ``[game] name``::
+This module is the only reader of ``balance.toml`` (and of sweep files, which
+are its ``[sweep]`` table on their own).  The file has six tables, each
+optional except ``[game] name``::
 
     [game]      name, players, games, seed, rotate_seats, board, player_file
     [params]    the current rules: one ``key = value`` per rule parameter to set
     [targets]   balance goals: ``seat_win_rate = [0.45, 0.55]`` and friends
     [check]     alpha, correction and ``[check.tolerance]`` for ``balance check``
     [cluster]   scheduler: a Dask scheduler address (the optional extra)
+    [sweep]     a sweep's settings (``balance sweep --config balance.toml``):
+                the keys of a sweep file (:data:`SWEEP_KEYS`), ``[sweep.params]``
+                the SPECs of the swept parameters
+
+``[game]`` and ``[params]`` are one run description
+(:class:`~balance.runspec.RunSpec`): what ``balance baseline`` plays and
+``balance check`` replays, and what a ``[sweep]`` starts from.
 
 Everything is validated once, when the file is read: an unknown key, a value
 of the wrong type or out of range raises :class:`UserError` naming the file,
 the key and the reason.  ``balance init GAME`` (:func:`init`) writes a starter
 file with every rule parameter of the game at its default.
+
+The default game of every command is ``[game] name`` of ``./balance.toml``,
+else the registry's first game (:func:`default_game`).
 
 The ``[targets]`` and ``[check]`` tables are also recorded in each baseline
 (``balance baseline``) and read back through :func:`parse_targets` and
@@ -29,11 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from balance.errors import UserError
+from balance.runspec import DEFAULT_SEED, MAX_SEED, RunSpec
 
 CONFIG_FILE = "balance.toml"
 DEFAULT_GAMES = 100_000  # per baseline/check: detects ~1-point shifts in a win rate
-DEFAULT_SEED = 0
-MAX_SEED = 2**63 - 1
 
 # Target names whose values are proportions (0..1) and those measured in turns.
 PROPORTION_TARGETS = ("seat_win_rate", "strategy_win_rate", "no_winner_rate")
@@ -71,7 +82,19 @@ _GAME_KEYS = (
     "board",
     "player_file",
 )
-_SECTIONS = ("game", "params", "targets", "check", "cluster")
+_SECTIONS = ("game", "params", "targets", "check", "cluster", "sweep")
+
+# A sweep's settings: a sweep file's keys, or the [sweep] table of a balance.toml.
+SWEEP_KEYS = (
+    "game", "games", "seed", "players", "board", "rotate_seats", "player_file",
+    "out", "report", "png", "keep_games", "max_points", "threads", "scheduler", "device", "params",
+)
+_SWEEP_TYPES: dict[str, type] = {
+    "game": str, "games": int, "seed": int, "board": str, "rotate_seats": bool, "player_file": str,
+    "out": str, "report": str, "png": str, "keep_games": bool, "max_points": int, "threads": int,
+    "scheduler": str, "device": str,
+}
+_SWEEP_PATHS = ("board", "player_file", "out", "report", "png")
 
 
 @dataclass(frozen=True)
@@ -123,33 +146,72 @@ class CheckSettings:
 
 @dataclass
 class Config:
-    """A validated ``balance.toml``.  ``params`` holds only what the file sets."""
+    """A validated ``balance.toml``.
+
+    ``run`` is its ``[game]`` and ``[params]``: the params only what the file
+    sets, players None when it names none, board and player file as usable from
+    the current folder.  ``sweep`` is its ``[sweep]`` table (paths anchored at
+    the file), None without one.
+    """
 
     path: Path | None
-    game: str
-    players: list[str] | None = None
-    games: int = DEFAULT_GAMES
-    seed: int = DEFAULT_SEED
-    rotate_seats: bool = False
-    board: str | None = None  # path as usable from the current folder
-    player_file: str | None = None
-    params: dict[str, Any] = field(default_factory=dict)
+    run: RunSpec
     targets: dict[str, Band] = field(default_factory=dict)
     check: CheckSettings = field(default_factory=CheckSettings)
     scheduler: str | None = None
+    sweep: dict[str, Any] | None = None
+
+    @classmethod
+    def for_game(cls, game: str) -> Config:
+        """No file: a game at its default rules and players, the baseline defaults."""
+        return cls(path=None, run=RunSpec(game, games=DEFAULT_GAMES))
 
     @property
     def where(self) -> str:
         return str(self.path) if self.path is not None else CONFIG_FILE
+
+    # The run's fields, read (and ``game`` set) as the file's keys.
+    @property
+    def game(self) -> str:
+        return self.run.game
+
+    @game.setter
+    def game(self, name: str) -> None:
+        self.run = self.run.replace(game=name)
+
+    @property
+    def players(self) -> list[str] | None:
+        return None if self.run.players is None else list(self.run.players)
+
+    @property
+    def games(self) -> int:
+        return self.run.games
+
+    @property
+    def seed(self) -> int:
+        return self.run.seed
+
+    @property
+    def rotate_seats(self) -> bool:
+        return self.run.rotate_seats
+
+    @property
+    def board(self) -> str | None:
+        return self.run.board
+
+    @property
+    def player_file(self) -> str | None:
+        return self.run.player_file
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.run.params)
 
     def resolved_params(self) -> dict[str, Any]:
         """Every rule parameter: the game's defaults updated by ``[params]``."""
         from balance.registry import get_game
 
         return _resolve(get_game(self.game), self.params, self.where)
-
-    def targets_dict(self) -> dict[str, Any]:
-        return targets_to_dict(self.targets)
 
 
 # --------------------------------------------------------------------------- reading
@@ -165,18 +227,45 @@ def find_config(
     return None
 
 
+def _read_toml(path: Path, where: str, style: str = ": ") -> dict[str, Any]:
+    """The tables of a TOML file: the one place the project's TOML files are read.
+    ``style`` joins ``where`` and the reason (``": "`` or ``" ("``)."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise UserError(f"{where}: not a UTF-8 text file") from None
+    except tomllib.TOMLDecodeError as exc:
+        reason = " ".join(str(exc).split())
+        raise UserError(f"{where}: not valid TOML: {reason}" if style == ": " else f"{where}: not valid TOML ({reason})") from None
+
+
+def project_game(cwd: str | Path | None = None) -> str | None:
+    """``[game] name`` of ``./balance.toml`` (or of ``cwd``'s), None without one.
+    Only that key is read: a file whose other tables are wrong still names its game."""
+    path = Path(cwd or ".") / CONFIG_FILE
+    if not path.is_file():
+        return None
+    data = _read_toml(path, str(path), style=" (")
+    table = data.get("game")
+    name = table.get("name") if isinstance(table, dict) else None
+    if name is not None and not isinstance(name, str):
+        raise UserError(f"{path}: [game] name must be a string")
+    return name
+
+
+def default_game(cwd: str | Path | None = None) -> str:
+    """The game named in ``./balance.toml`` when there is one, else the registry's first."""
+    from balance.registry import first_game
+
+    return project_game(cwd) or first_game()
+
+
 def load_config(path: str | Path) -> Config:
     """Read and validate a ``balance.toml``; :class:`UserError` names file, key and reason."""
     p = Path(path)
     if not p.is_file():
         raise UserError(f"{p}: no such file (write one with 'balance init GAME')")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise UserError(f"{p}: not a UTF-8 text file") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UserError(f"{p}: not valid TOML: {exc}") from None
-    return config_from_dict(data, p)
+    return config_from_dict(_read_toml(p, str(p)), p)
 
 
 def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Config:
@@ -191,7 +280,7 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
     _refuse_unknown(game, _GAME_KEYS, where, "[game] ")
     if "name" not in game:
         raise UserError(
-            f'{where}: [game] name: missing (the game these rules are for, e.g. name = "carnage")'
+            f'{where}: [game] name: missing (the game these rules are for, e.g. name = "GAME"; see \'balance games\')'
         )
     name = game["name"]
     if not isinstance(name, str):
@@ -204,19 +293,19 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
         )
     spec = get_game(name)
     base = path.parent if path is not None else Path(".")
-    cfg = Config(path=path, game=name)
+    run: dict[str, Any] = {"game": name, "games": DEFAULT_GAMES, "seed": DEFAULT_SEED}
     if "players" in game:
-        cfg.players = _players(game["players"], spec, where)
+        run["players"] = tuple(_players(game["players"], spec, where))
     if "games" in game:
-        cfg.games = _int(game["games"], where, "[game] games", 1, None)
+        run["games"] = _int(game["games"], where, "[game] games", 1, None)
     if "seed" in game:
-        cfg.seed = _int(game["seed"], where, "[game] seed", 0, MAX_SEED)
+        run["seed"] = _int(game["seed"], where, "[game] seed", 0, MAX_SEED)
     if "rotate_seats" in game:
         if not isinstance(game["rotate_seats"], bool):
             raise UserError(
                 f"{where}: [game] rotate_seats: expected true or false, got {_show(game['rotate_seats'])}"
             )
-        cfg.rotate_seats = game["rotate_seats"]
+        run["rotate_seats"] = game["rotate_seats"]
     for key in ("board", "player_file"):
         if key in game:
             value = game[key]
@@ -227,21 +316,29 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
             file = _relative(base / value)
             if not Path(file).is_file():
                 raise UserError(f"{where}: [game] {key}: no such file {file}")
-            setattr(cfg, key, file)
-    if cfg.players is not None and cfg.player_file is None:
+            run[key] = file
+    if run.get("players") is not None and run.get("player_file") is None:
+        from balance.game import split_player_text
+
         known = [p.name for p in spec.players]
-        for n in cfg.players:
-            if n not in known:
+        for n in run["players"]:
+            name = split_player_text(n)[0]
+            if name not in known:
                 raise UserError(
-                    f"{where}: [game] players: unknown player {n!r} of {spec.name}{_suggest(n, known)}; "
+                    f"{where}: [game] players: unknown player {name!r} of {spec.name}{_suggest(name, known)}; "
                     f"allowed: {', '.join(known)}"
                 )
-    if cfg.board is not None:
+            try:
+                spec.parse_player(n)
+            except UserError as exc:
+                raise UserError(f"{where}: [game] players: {exc}") from None
+    if run.get("board") is not None:
         try:
-            spec.load_board(cfg.board)
+            spec.load_board(run["board"])
         except UserError as exc:
             raise UserError(f"{where}: [game] board: {exc}") from None
-    cfg.params = _params(data.get("params", {}), spec, where)
+    run["params"] = tuple(_params(data.get("params", {}), spec, where).items())
+    cfg = Config(path=path, run=RunSpec(**run))
     cfg.targets = parse_targets(data.get("targets", {}), spec, where)
     cfg.check = parse_check(data.get("check", {}), spec, where)
     cluster = data.get("cluster", {})
@@ -253,7 +350,68 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
                 f'{where}: [cluster] scheduler: expected an address like "tcp://HOST:8786", got {_show(value)}'
             )
         cfg.scheduler = value.strip()
+    if "sweep" in data:
+        cfg.sweep = sweep_table(data["sweep"], f"{where}: [sweep]", base)
+        if cfg.sweep.get("game", name) != name:
+            raise UserError(f"{where}: [sweep] game: {cfg.sweep['game']!r}, but [game] name is {name!r}")
     return cfg
+
+
+# --------------------------------------------------------------------------- sweep settings
+def sweep_table(data: Mapping[str, Any], where: str, base: Path) -> dict[str, Any]:
+    """A sweep's settings validated (``where`` names them in errors); paths
+    anchored at ``base``, the folder of their file."""
+    data = dict(data)
+    unknown = sorted(set(data) - set(SWEEP_KEYS))
+    if unknown:
+        raise UserError(f"{where}: unknown key {unknown[0]!r}; allowed: {', '.join(SWEEP_KEYS)}")
+    if "params" in data and not isinstance(data["params"], dict):
+        raise UserError(f"{where}: [params] must be a table of NAME = SPEC")
+    for key, kind in _SWEEP_TYPES.items():
+        if key in data and (not isinstance(data[key], kind) or (kind is int and isinstance(data[key], bool))):
+            raise UserError(f"{where}: {key} must be {'a ' + kind.__name__ if kind is not int else 'a whole number'}")
+    if "players" in data and not (
+        isinstance(data["players"], str)
+        or (isinstance(data["players"], list) and all(isinstance(x, str) for x in data["players"]))
+    ):
+        raise UserError(f"{where}: players must be a string 'a,b' or a list of names")
+    for key in _SWEEP_PATHS:
+        if key in data:
+            data[key] = str(base / data[key])
+    return data
+
+
+def load_sweep(path: str | Path) -> dict[str, Any]:
+    """A sweep's settings from ``path`` (``balance sweep --config``): a sweep file
+    (the keys of :data:`SWEEP_KEYS` at its top level), or a ``balance.toml``
+    whose ``[sweep]`` table holds them.
+
+    From a ``balance.toml`` the sweep starts from the file's run: the keys its
+    ``[game]`` sets, its ``[params]`` (each a fixed value of the sweep) and its
+    ``[cluster] scheduler``, then ``[sweep]`` (its ``[sweep.params]`` add to or
+    replace the rules).  Paths are relative to the file's folder.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"--config {path}: no such file")
+    data = _read_toml(p, f"--config {path}", style=" (")
+    if not (isinstance(data.get("game"), dict) or "sweep" in data):
+        return sweep_table(data, f"--config {path}", p.parent)
+    cfg = config_from_dict(data, p)
+    if cfg.sweep is None:
+        raise UserError(f"--config {path}: no [sweep] table (the settings of a sweep); see docs/sweeps.md")
+    game = data["game"]
+    out: dict[str, Any] = {"game": cfg.game}
+    for key in ("players", "games", "seed", "rotate_seats", "board", "player_file"):
+        if key in game:
+            value = getattr(cfg, key)
+            out[key] = str(Path(value).resolve()) if key in ("board", "player_file") else value
+    if cfg.scheduler:
+        out["scheduler"] = cfg.scheduler
+    sweep = dict(cfg.sweep)
+    out["params"] = {**cfg.params, **sweep.pop("params", {})}
+    out.update(sweep)
+    return out
 
 
 def _params(table: Mapping[str, Any], spec: Any, where: str) -> dict[str, Any]:

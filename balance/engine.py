@@ -46,19 +46,21 @@ One decision, as :func:`play_on` plays it::
 switch that also calls them (:meth:`Kernel.with_decide`, not cached).
 
 The search player, at a decision with more than one candidate, plays
-``rollouts`` playouts in a copy of the state (the workspace at SCRATCH_AT):
-each copy is reseeded from a stream of its own (``rng_seed_search``: the
-search never reads the game's true stream), ``determinize``d, the candidate
-applied, then played on by the rollout policy in every seat for ``horizon``
-turns (0: to the end) and scored by ``evaluate``.  Playouts are shared out
-among the candidates by UCB1; the answer with the best mean value wins (ties:
-the first candidate).  The playout never calls ``decide``, so the search cannot
-recurse.
+``rollouts`` playouts in a copy of the state (the workspace at SCRATCH_AT),
+shared evenly among the candidates in rounds: in round r every candidate is
+played from the same copy of the position, reseeded from the same stream of
+its own (``rng_seed_search(seed, game, search, r)``: the search never reads the
+game's true stream) and ``determinize``d alike, so the candidates are compared
+on common random numbers (the same dice, the same resampled deck), which
+separates close answers with far fewer playouts than independent ones.  After
+the candidate is applied the playout goes on with the rollout policy in every
+seat for ``horizon`` turns (0: to the end) and is scored by ``evaluate``.  The
+answer with the highest total wins; on a tie, the rollout policy's own answer.
+The playout never calls ``decide``, so the search cannot recurse.
 """
 
 from __future__ import annotations
 
-import math
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,7 +77,6 @@ from balance.parallel import batch_size, claim, new_counter
 from balance.rng import rng_seed, rng_seed_search
 from balance.state import (
     ARM_VALUE,
-    ARM_VISITS,
     CANDIDATES,
     CORE,
     DECIDER,
@@ -100,7 +101,6 @@ from balance.state import (
     RNG,
     SCORE,
     SCRATCH_AT,
-    SCRIPT_LEN,
     SEARCHES,
     SEARCHING,
     SEAT,
@@ -109,7 +109,6 @@ from balance.state import (
     SIZE,
     SUBJECT,
     TURN,
-    VALUE_SCALE,
     WINNER,
 )
 
@@ -117,7 +116,6 @@ from balance.state import (
 MC_ROLLOUTS = MC_PARAMS + 0
 MC_ROLLOUT_POLICY = MC_PARAMS + 1
 MC_HORIZON = MC_PARAMS + 2
-EXPLORATION = 0.5  # UCB1's constant for values in [0, 1]: a little exploration, most playouts on the best
 NO_LIMIT = np.int64(1) << np.int64(62)
 # Constants passed to compiled calls are numpy scalars: numba types a plain int
 # or bool global as a literal and would compile the callee once per value.
@@ -142,7 +140,7 @@ def unmanaged(state):
     """``state`` seen through an array without a reference count (numba.carray
     on its address).  Even one array argument leaves a few atomic
     incref/decref pairs per call that numba cannot prune; on an array without
-    a meminfo they are a null test (measured on Carnage: 73k -> 110k games per
+    a meminfo they are a null test (measured on the flagship game: 73k -> 110k games per
     second and core).  The caller keeps ``state`` alive while the view is used."""
     return carray(_address_as_pointer(state.ctypes.data), state.shape[0], np.int64)
 
@@ -217,35 +215,26 @@ def copy_for_search(st, scratch, seat, playout):
 
 
 @njit(cache=True)
-def ucb_arm(st, n, total):
-    """The candidate UCB1 picks for the next playout (every one has had one)."""
+def best_arm(st, n, incumbent):
+    """The candidate with the highest summed playout value; on a tie the
+    rollout policy's own answer (``incumbent``) when it is a candidate, else
+    the first."""
     best = 0
-    best_score = -1.0
-    log_total = math.log(total)
     for a in range(n):
-        visits = st[ARM_VISITS + a]
-        score = st[ARM_VALUE + a] / (VALUE_SCALE * visits) + EXPLORATION * math.sqrt(log_total / visits)
-        if score > best_score:
-            best_score = score
+        if st[CANDIDATES + a] == incumbent:
             best = a
-    return best
-
-
-@njit(cache=True)
-def best_arm(st, n):
-    """The candidate with the best mean playout value (ties: the first)."""
-    best = 0
-    for a in range(1, n):
-        # value[a] / visits[a] > value[best] / visits[best], in integers
-        if st[ARM_VALUE + a] * st[ARM_VISITS + best] > st[ARM_VALUE + best] * st[ARM_VISITS + a]:
+            break
+    for a in range(n):
+        if st[ARM_VALUE + a] > st[ARM_VALUE + best]:
             best = a
     return best
 
 
 # --------------------------------------------------------------------------- the template
 # Plain functions: compile_kernel compiles a copy per game with the game's
-# advance, apply, heuristics, candidates, determinize, evaluate and MC (the
-# index of the search player, after the heuristics) bound.
+# advance, apply, heuristics, candidates, determinize, evaluate, MC (the
+# index of the search player, after the heuristics) and BUILTIN_DECIDE (True:
+# decide is the built-in switch; False in a user's players' copy) bound.
 
 
 def decide(player, kind, seat, subject, st):
@@ -267,10 +256,19 @@ def play_on(st):
 
 
 def play_game(state, seating, player_params, seed, game, record):
-    """Game ``game`` under master seed ``seed``, from setup to its end."""
+    """Game ``game`` under master seed ``seed``, from setup to its end.
+
+    With the built-in switch and no search player seated (a state without a
+    search workspace), every seat is a heuristic: the game is played as a
+    playout to its end, which asks the heuristics directly, without the
+    switch's branch to the search player (that branch in the loop of every
+    decision measured 2% of the flagship game's games/s); the same decisions."""
     st = unmanaged(state)
     reset_game(st, seating, player_params, seed, game, record)
-    play_on(st)
+    if BUILTIN_DECIDE and st[SCRATCH_AT] == 0:
+        playout(st, NO_LIMIT)
+    else:
+        play_on(st)
 
 
 def playout(st, last_turn):
@@ -285,31 +283,33 @@ def playout(st, last_turn):
 
 
 def mc_player(kind, seat, subject, st):
-    """The search player: flat Monte Carlo with UCB1 over the candidates."""
+    """The search player: flat Monte Carlo with common random numbers."""
     own = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
+    policy = st[own + MC_ROLLOUT_POLICY]
     n = candidates(st, st[CANDIDATES : CANDIDATES + MAX_CANDIDATES])
     if n == 0:
-        return heuristics(st[own + MC_ROLLOUT_POLICY], kind, seat, subject, st)
+        return heuristics(policy, kind, seat, subject, st)
     if n == 1:
         return st[CANDIDATES]
-    rollouts = max(st[own + MC_ROLLOUTS], n)
+    rounds = max(1, st[own + MC_ROLLOUTS] // n)
     horizon = st[own + MC_HORIZON]
     last_turn = st[TURN] + horizon if horizon > 0 else NO_LIMIT
     at = st[SCRATCH_AT]
     scratch = st[at : at + st[CORE]]
+    # The rollout policy's own answer, asked on a copy (it may draw random numbers).
+    copy_for_search(st, scratch, seat, NO_ROWS)
+    incumbent = heuristics(policy, kind, seat, subject, scratch)
     for a in range(n):
-        st[ARM_VISITS + a] = 0
         st[ARM_VALUE + a] = 0
-    for r in range(rollouts):
-        arm = r if r < n else ucb_arm(st, n, r)
-        copy_for_search(st, scratch, seat, r)
-        determinize(scratch, seat)
-        apply(scratch, st[CANDIDATES + arm])
-        playout(scratch, last_turn)  # returns at once if that answer ended the game
-        st[ARM_VISITS + arm] += 1
-        st[ARM_VALUE + arm] += evaluate(scratch, seat)
+    for r in range(rounds):
+        for a in range(n):
+            copy_for_search(st, scratch, seat, np.int64(r))  # round r: the same stream for every answer
+            determinize(scratch, seat)
+            apply(scratch, st[CANDIDATES + a])
+            playout(scratch, last_turn)  # returns at once if that answer ended the game
+            st[ARM_VALUE + a] += evaluate(scratch, seat)
     st[SEARCHES] += 1
-    return st[CANDIDATES + best_arm(st, n)]
+    return st[CANDIDATES + best_arm(st, n, incumbent)]
 
 
 def play_batch(
@@ -405,7 +405,8 @@ class Kernel:
             "playout": self.playout,
             "mc_player": self.mc_player,
         }
-        fresh = _instantiate(self.module, {**self.supplied, "MC": np.int64(self.mc)}, bound, _DECIDING, cache=False)
+        scope = {**self.supplied, "MC": np.int64(self.mc), "BUILTIN_DECIDE": False}
+        fresh = _instantiate(self.module, scope, bound, _DECIDING, cache=False)
         return Kernel(
             self.module, self.n_heuristics, decide_fn, fresh["play_on"], fresh["play_game"],
             self.playout, self.mc_player, fresh["play_batch"], fresh["play_traced"], self.supplied,
@@ -463,7 +464,7 @@ def compile_kernel(
         "determinize": determinize,
         "evaluate": evaluate,
     }
-    made = _instantiate(module, {**supplied, "MC": np.int64(n_heuristics)}, {}, None, cache=True)
+    made = _instantiate(module, {**supplied, "MC": np.int64(n_heuristics), "BUILTIN_DECIDE": True}, {}, None, cache=True)
     kernel = Kernel(
         module, int(n_heuristics), made["decide"], made["play_on"], made["play_game"], made["playout"],
         made["mc_player"], made["play_batch"], made["play_traced"], supplied,

@@ -516,7 +516,7 @@ class GameSpec:
         policy = self.mc_rollout_policy or names[0]
         return PlayerInfo(
             "mc",
-            f"flat Monte Carlo search: {self.mc_rollouts} playouts per decision shared by UCB1, "
+            f"flat Monte Carlo search: {self.mc_rollouts} playouts per decision on common random numbers, "
             f"played by {policy} in every seat, the best mean result wins",
             func,
             builtin=True,

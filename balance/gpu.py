@@ -7,8 +7,9 @@ globals where every other cloned function is replaced by its clone, and where
 a game may swap a few CPU-only helpers (an allocation, a pointer trick) for GPU
 equivalents.  Nothing is transcribed by hand, so the GPU plays exactly the
 rules, players and random streams of the CPU kernel, and a game's outcome is
-the same number for number on either (tests/carnage/test_gpu.py checks it in
-Numba's CUDA simulator; the benchmark on a GPU checks it on the device).
+the same number for number on either (a GPU game's ``tests/<game>/test_gpu.py``
+checks it in Numba's CUDA simulator; the benchmark on a GPU checks it on the
+device).
 
 Optional: ``pip install balance[gpu]`` (numba-cuda) on a machine with an NVIDIA
 GPU and driver.  Without one, asking for the GPU is a user error, never a

@@ -24,10 +24,6 @@ def distances(adjacency: Sequence[Sequence[int]]) -> np.ndarray:
     return dist
 
 
-def is_connected(adjacency: Sequence[Sequence[int]]) -> bool:
-    return bool(len(adjacency) == 0 or (distances(adjacency)[0] >= 0).all())
-
-
 def padded_neighbours(adjacency: Sequence[Sequence[int]], width: int | None = None) -> np.ndarray:
     """``int32[n, width]`` neighbour table padded with -1 (kernels read this)."""
     width = width or max((len(a) for a in adjacency), default=0)

@@ -20,7 +20,7 @@ from numba.extending import intrinsic
 # adjacent-line prefetcher), so the workers' claims touch nothing else.
 COUNTER_SLOTS = 16
 COUNTER = 8
-MAX_BATCH = 256  # games per claim: about 2 ms of Carnage, far above a claim's cost
+MAX_BATCH = 256  # games per claim: about 2 ms of a typical game, far above a claim's cost
 
 
 @intrinsic

@@ -2,6 +2,13 @@
 
 The built-in games register there exactly like a third-party game would
 (``pyproject.toml``); the toolkit never imports a game by name.
+
+Registry order: the game a distribution names in the ``balance.default_game``
+group first (this project: its flagship), then every other game by name, then
+games registered in Python (:func:`register`).  The first is the default game
+when no ``balance.toml`` names one (:func:`first_game`).  (Installers write
+entry points sorted by name, so the order they are declared in is lost: the
+default is declared, not implied.)
 """
 
 from __future__ import annotations
@@ -13,20 +20,31 @@ from balance.errors import UserError
 from balance.game import GameSpec
 
 GROUP = "balance.games"
+DEFAULT_GROUP = "balance.default_game"  # NAME = "package:SPEC": the game listed first
 
 
 @lru_cache(maxsize=1)
 def _entry_points() -> dict:
+    """Entry points by name, in registry order (see the module docstring)."""
     found = {}
     for ep in entry_points(group=GROUP):
         if ep.name in found:
             raise RuntimeError(f"two games registered as {ep.name!r} in {GROUP}")
         found[ep.name] = ep
-    return found
+    first = sorted(ep.name for ep in entry_points(group=DEFAULT_GROUP) if ep.name in found)[:1]
+    return {name: found[name] for name in [*first, *sorted(n for n in found if n not in first)]}
 
 
 def game_names() -> list[str]:
     return sorted({*_entry_points(), *_EXTRA})
+
+
+def first_game() -> str:
+    """The first game in registry order: the default game without a ``balance.toml``."""
+    names = [*_entry_points(), *_EXTRA]
+    if not names:
+        raise UserError(f"no game installed (none registered in the {GROUP} entry points)")
+    return names[0]
 
 
 def get_game(name: str) -> GameSpec:
@@ -52,10 +70,6 @@ def register(spec: GameSpec) -> None:
     if spec.name in _entry_points() or spec.name in _EXTRA:
         raise ValueError(f"a game named {spec.name!r} is already registered")
     _EXTRA[spec.name] = spec
-
-
-def unregister(name: str) -> None:
-    _EXTRA.pop(name, None)
 
 
 _EXTRA: dict[str, GameSpec] = {}

@@ -31,8 +31,8 @@ The header (all slots are plain integers unless said otherwise):
                            per-cell heatmap: a dynamic region of HEAT_CELLS
                            slots it sets during a game, summed over games),
                            SCRIPT_LEN and SCRIPT (forced draws, hand-built tests),
-                           the search player's table (CANDIDATES, ARM_VISITS,
-                           ARM_VALUE: it sets them itself)
+                           the search player's table (CANDIDATES, ARM_VALUE:
+                           it sets them itself)
     reset every game       SEED and GAME (the game's identity: search streams
                            derive from them), TURN (player turns begun), SEAT
                            (whose turn; -1 before the first), WINNER (-1: none),
@@ -147,8 +147,7 @@ HEAT_CELLS = _header.static(1)  # cells in it
 SCRIPT_LEN = _header.static(1)
 SCRIPT = _header.static(MAX_SCRIPT)
 CANDIDATES = _header.static(MAX_CANDIDATES)  # the search player's answers to compare
-ARM_VISITS = _header.static(MAX_CANDIDATES)  # playouts per answer
-ARM_VALUE = _header.static(MAX_CANDIDATES)  # summed playout values per answer (0..VALUE_SCALE each)
+ARM_VALUE = _header.static(MAX_CANDIDATES)  # summed playout values per answer
 # reset every game (RESET_AT .. HEADER_END)
 RESET_AT = _header.size
 SEED = _header.static(1)

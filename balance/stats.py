@@ -4,7 +4,9 @@
 * differences of two proportions: Newcombe's hybrid score interval (method 10)
   for independent samples;
 * game lengths: exact quantiles from a histogram, the mean with its standard
-  error.
+  error; the difference of two means; a bootstrap interval of the difference
+  of two quantiles and Mood's quantile test;
+* multiple testing: Holm's step-down and Bonferroni adjusted p-values.
 
 Everything here is plain numpy/`math`; the dev-only tests check it against
 scipy and statsmodels.
@@ -134,3 +136,96 @@ def length_summary(hist: Sequence[int] | np.ndarray) -> dict[str, float | int]:
         "min": int(nonzero[0]),
         "max": int(nonzero[-1]),
     }
+
+
+# --------------------------------------------------------------------------- two samples
+BOOTSTRAP_REPS = 2000
+_BOOTSTRAP_SEED = 20240917  # fixed: the same two samples always print the same interval
+
+
+def mean_difference(
+    h1: np.ndarray, h2: np.ndarray, confidence: float = 0.95
+) -> tuple[float, float, float, float]:
+    """``(d, low, high, p)`` for the difference of means (second minus first), normal theory."""
+    m1, se1 = hist_mean_se(h1)
+    m2, se2 = hist_mean_se(h2)
+    d = m2 - m1
+    se = math.sqrt(
+        (se1 if math.isfinite(se1) else 0.0) ** 2
+        + (se2 if math.isfinite(se2) else 0.0) ** 2
+    )
+    if se == 0.0:
+        return d, d, d, (1.0 if d == 0 else 0.0)
+    half = z_value(confidence) * se
+    p = math.erfc(abs(d) / se / math.sqrt(2.0))  # two-sided, accurate far into the tail
+    return d, d - half, d + half, p
+
+
+def quantile_test_p_value(h1: np.ndarray, h2: np.ndarray, q: float) -> float:
+    """Mood's quantile test: games at or below the pooled ``q``-quantile, as two proportions.
+
+    Under "same distribution" the pooled sample is exchangeable, so the share at
+    or below any quantile of the pooled sample is the same in both groups.
+    """
+    size = max(h1.shape[0], h2.shape[0])
+    a, b = _pad(h1, size), _pad(h2, size)
+    m = hist_quantile(a + b, q)
+    return two_proportion_p_value(
+        int(a[: m + 1].sum()), int(a.sum()), int(b[: m + 1].sum()), int(b.sum())
+    )
+
+
+def quantile_difference_ci(
+    h1: np.ndarray,
+    h2: np.ndarray,
+    q: float,
+    confidence: float = 0.95,
+    reps: int = BOOTSTRAP_REPS,
+) -> tuple[float, float]:
+    """Percentile-bootstrap interval of ``quantile(h2) - quantile(h1)``, resampling each
+    histogram (multinomially, independently) with a fixed seed."""
+    rng = np.random.default_rng(_BOOTSTRAP_SEED)
+    alpha = 1.0 - confidence
+    draws = _bootstrap_quantiles(h2, q, reps, rng) - _bootstrap_quantiles(
+        h1, q, reps, rng
+    )
+    lo, hi = np.quantile(draws, [alpha / 2, 1 - alpha / 2], method="inverted_cdf")
+    return float(lo), float(hi)
+
+
+def _bootstrap_quantiles(
+    hist: np.ndarray, q: float, reps: int, rng: np.random.Generator
+) -> np.ndarray:
+    counts = np.asarray(hist, dtype=np.int64)
+    n = int(counts.sum())
+    nz = np.nonzero(counts)[0]
+    lo, hi = int(nz[0]), int(nz[-1])
+    part = counts[lo : hi + 1]
+    samples = rng.multinomial(n, part / n, size=reps)  # int64[reps, bins]
+    rank = max(1, math.ceil(q * n))
+    idx = (np.cumsum(samples, axis=1) >= rank).argmax(axis=1)
+    return (idx + lo).astype(np.float64)
+
+
+def _pad(h: np.ndarray, size: int) -> np.ndarray:
+    out = np.zeros(size, np.int64)
+    out[: h.shape[0]] = h
+    return out
+
+
+# --------------------------------------------------------------------------- multiple testing
+def holm_adjust(p_values: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (reject where adjusted <= alpha)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: p_values[i])
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def bonferroni_adjust(p_values: Sequence[float]) -> list[float]:
+    m = len(p_values)
+    return [min(1.0, m * p) for p in p_values]

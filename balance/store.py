@@ -20,10 +20,15 @@ Each point file is in tidy long format: one row per count, with columns
 * ``measure`` (what is counted, see :data:`MEASURES`);
 * ``seat`` (int16), ``player`` (str), ``end_reason`` (str), ``turns`` (int32): the
   keys of the count, null where they do not apply;
+* ``cell`` (int32), only in the runs of a game with a per-cell heatmap
+  (``GameSpec.heatmap_shape``): the cell of a ``heat`` count (row-major),
+  null elsewhere;
 * ``count`` (int64).
 
-These are exactly the fields of :class:`balance.runner.Aggregate`, so every figure
-of the report is computed from the store without playing a game again.
+These are exactly the fields of :class:`balance.aggregate.Aggregate`, so every
+figure of the report is computed from the store without playing a game again.
+Up to six seats (``seat`` 0..5) and every seating of six distinct players
+(``seating`` 0..719 in the per-game rows) fit the schema.
 """
 
 from __future__ import annotations
@@ -60,8 +65,9 @@ MEASURES: dict[str, tuple[str, ...]] = {
     "end_reason": ("end_reason",),
     "end_reason_by_winner": ("seat", "end_reason"),  # seat null: games nobody won
     "turns": ("turns",),  # histogram of game lengths (non-zero bins only)
+    "heat": ("cell",),  # how often each cell was used, summed over the games (non-zero cells only)
 }
-KEY_COLUMNS = ("point", "measure", "seat", "player", "end_reason", "turns", "count")
+KEY_COLUMNS = ("point", "measure", "seat", "player", "end_reason", "turns", "cell", "count")
 _POINT_FILE = re.compile(r"^point-(\d{6,})\.parquet$")
 
 
@@ -112,7 +118,7 @@ def _umask() -> int:
 
 
 def atomic_write_json(path: Path, data: Any) -> None:
-    atomic_write_bytes(path, (json.dumps(data, indent=2, default=_json_default) + "\n").encode("utf-8"))
+    atomic_write_bytes(path, (json.dumps(data, indent=2, default=json_default) + "\n").encode("utf-8"))
 
 
 def _atomic_write_parquet(path: Path, frame: Any) -> None:
@@ -124,7 +130,7 @@ def _atomic_write_parquet(path: Path, frame: Any) -> None:
     atomic_write_bytes(path, buf.getvalue())
 
 
-def _json_default(value: Any) -> Any:
+def json_default(value: Any) -> Any:
     if isinstance(value, np.integer):
         return int(value)
     if isinstance(value, np.floating):
@@ -155,7 +161,8 @@ def aggregate_rows(
     strategies: Sequence[str],
     end_reasons: Sequence[str],
 ) -> Any:
-    """One point's :class:`~balance.runner.Aggregate` as a tidy long polars DataFrame."""
+    """One point's :class:`~balance.aggregate.Aggregate` as a tidy long polars DataFrame
+    (with a ``cell`` column when it has a heatmap)."""
     import polars as pl
 
     measure: list[str] = []
@@ -163,14 +170,19 @@ def aggregate_rows(
     player: list[str | None] = []
     reason: list[str | None] = []
     turns: list[int | None] = []
+    cell: list[int | None] = []
     count: list[int] = []
 
-    def add(m: str, c: Any, s: int | None = None, p: str | None = None, r: str | None = None, t: int | None = None) -> None:
+    def add(
+        m: str, c: Any, s: int | None = None, p: str | None = None, r: str | None = None, t: int | None = None,
+        k: int | None = None,
+    ) -> None:
         measure.append(m)
         seat.append(s)
         player.append(p)
         reason.append(r)
         turns.append(t)
+        cell.append(k)
         count.append(int(c))
 
     add("games", agg.games)
@@ -194,6 +206,9 @@ def aggregate_rows(
             add("end_reason_by_winner", agg.reason_by_winner[row, r], s=row if row < agg.n_seats else None, r=name)
     for t in np.nonzero(agg.turns_hist)[0]:
         add("turns", agg.turns_hist[t], t=int(t))
+    if agg.heat is not None:
+        for k in np.nonzero(agg.heat)[0]:
+            add("heat", agg.heat[k], k=int(k))
 
     n = len(count)
     columns: dict[str, Any] = {"point": pl.Series("point", [point] * n, dtype=pl.Int32)}
@@ -205,15 +220,25 @@ def aggregate_rows(
     columns["player"] = pl.Series("player", player, dtype=pl.String)
     columns["end_reason"] = pl.Series("end_reason", reason, dtype=pl.String)
     columns["turns"] = pl.Series("turns", turns, dtype=pl.Int32)
+    if agg.heat is not None:
+        columns["cell"] = pl.Series("cell", cell, dtype=pl.Int32)
     columns["count"] = pl.Series("count", count, dtype=pl.Int64)
     return pl.DataFrame(columns)
 
 
-def rows_aggregate(frame: Any, n_seats: int, strategies: Sequence[str], end_reasons: Sequence[str]) -> Any:
-    """The inverse of :func:`aggregate_rows`: one point's rows back to an Aggregate."""
-    from balance.runner import Aggregate
+def rows_aggregate(
+    frame: Any, n_seats: int, strategies: Sequence[str], end_reasons: Sequence[str], heat_cells: int = 0
+) -> Any:
+    """The inverse of :func:`aggregate_rows`: one point's rows back to an Aggregate
+    (``heat_cells``: the cells of the game's heatmap, 0 without one)."""
+    from balance.aggregate import Aggregate
 
     agg = Aggregate(n_seats, len(strategies), len(end_reasons))
+    if heat_cells and "cell" in frame.columns:
+        heat = np.zeros(heat_cells, np.int64)
+        for k, c in frame.filter(frame["measure"] == "heat").select("cell", "count").iter_rows():
+            heat[k] = c
+        agg.heat = heat
     k_of = {name: k for k, name in enumerate(strategies)}
     r_of = {name: r for r, name in enumerate(end_reasons)}
     turns: dict[int, int] = {}
@@ -368,9 +393,16 @@ def open_run(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[int, An
     out: dict[int, Any] = {}
     if frame.height:
         n_seats = len(manifest["players"])
+        cells = heat_cells(manifest)
         for (point,), part in frame.partition_by("point", as_dict=True, maintain_order=True).items():
-            out[int(point)] = rows_aggregate(part, n_seats, manifest["strategies"], manifest["end_reasons"])
+            out[int(point)] = rows_aggregate(part, n_seats, manifest["strategies"], manifest["end_reasons"], cells)
     return manifest, out
+
+
+def heat_cells(manifest: Mapping[str, Any]) -> int:
+    """Cells of the run's per-cell heatmap (0: the game has none, or the run predates them)."""
+    shape = (manifest.get("heatmap") or {}).get("shape")
+    return int(shape[0]) * int(shape[1]) if shape else 0
 
 
 def load(path: str | os.PathLike[str], games: bool = False) -> Any:
@@ -409,6 +441,7 @@ def _empty_frame(manifest: Mapping[str, Any]) -> Any:
             "player": pl.String,
             "end_reason": pl.String,
             "turns": pl.Int32,
+            **({"cell": pl.Int32} if heat_cells(manifest) else {}),
             "count": pl.Int64,
         }
     )

@@ -1,14 +1,14 @@
 """Figures of one rule set, each with its interval and sample size.
 
 Shared by ``balance run``, the sweep report and ``balance check``: they all
-turn an :class:`~balance.runner.Aggregate` into the same dictionary.
+turn an :class:`~balance.aggregate.Aggregate` into the same dictionary.
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from balance.runner import Aggregate
+from balance.aggregate import Aggregate
 from balance.stats import length_summary, wilson
 
 

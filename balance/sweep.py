@@ -1,8 +1,10 @@
 """Sweeps: play a grid of rule variants and store each point's counts.
 
-``balance sweep carnage --param car_cost=8..14`` plays the same games (common
-random numbers: game ``g`` uses the stream of ``(seed, g)`` at every point) under
-each value, so differences between points are not seed noise.
+``balance sweep GAME --param NAME=8..14`` plays the same games (common random
+numbers: game ``g`` uses the stream of ``(seed, g)`` at every point) under each
+value, so differences between points are not seed noise.  Every point is one
+run description (:class:`~balance.runspec.RunSpec`): the sweep's, under the
+point's rules.
 
 A SPEC says which values one parameter takes:
 
@@ -18,11 +20,12 @@ A SPEC says which values one parameter takes:
 Several parameters make the full grid (the first one varies slowest).
 Everything is validated, every point included, before the run directory is
 created: bad input writes nothing.  The run itself is in :func:`run_plan`; the
-store in :mod:`balance.store`.
+store in :mod:`balance.store`; a sweep file is read by :func:`balance.config.load_sweep`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import itertools
 import math
@@ -32,7 +35,6 @@ import shlex
 import subprocess
 import sys
 import time
-import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -40,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from balance.errors import UserError
+from balance.format import format_value
 from balance.game import Param
+from balance.runspec import RunSpec
 
 DEFAULT_MAX_POINTS = 10_000
 DEFAULT_RUNS_DIR = "runs"
@@ -122,15 +126,6 @@ def _range_parts(param: Param, text: str, m: re.Match[str]) -> tuple[Decimal, De
     return lo, hi, step
 
 
-def format_value(value: Any) -> str:
-    """A value as a user writes it (``true``, ``12``, ``0.35``, ``wide``)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float):
-        return repr(value)
-    return str(value)
-
-
 def format_spec(param: Param, values: Sequence[Any]) -> str:
     """A SPEC that parses back to exactly ``values`` (the shortest of range or list)."""
     if len(values) == 1:
@@ -169,21 +164,26 @@ def expand_grid(axes: Sequence[Axis]) -> list[dict[str, Any]]:
     return [dict(zip(names, combo)) for combo in itertools.product(*(a.values for a in axes))]
 
 
-def build_axes(spec: Any, specs: Mapping[str, Any], max_points: int) -> list[Axis]:
-    """Parse every SPEC (string from the command line, or a TOML value) into an Axis."""
+def build_axes(spec: Any, specs: Mapping[str, Any], max_points: int, seated: Sequence[Any] = ()) -> list[Axis]:
+    """Parse every SPEC (string from the command line, or a TOML value) into an Axis.
+
+    A name ``PLAYER.KEY`` sweeps parameter KEY of player PLAYER, for every seat
+    that PLAYER plays (``seated``: the seated players, balance.game.Player)."""
     axes: list[Axis] = []
     for name, value in specs.items():
-        param = spec.param(name)
+        param = player_param(spec, name, seated) if "." in name else spec.param(name)
         if isinstance(value, str):
             values = parse_spec(param, value, max_points)
         elif isinstance(value, (list, tuple)):
             if not value:
                 raise UserError(f"parameter {name}: an empty list of values")
-            values = [param.parse(v) if isinstance(v, str) and param.kind != "choice" else param.validate(v) for v in value]
+            values = [param.coerce(v) for v in value]
             if len(set(map(repr, values))) != len(values):
                 raise UserError(f"parameter {name}: a value given twice in {value!r}")
         else:
             values = [param.validate(value)]
+        if "." in name:
+            param = dataclasses.replace(param, name=name)
         axes.append(Axis(name, param.kind, tuple(values), format_spec(param, values)))
     total = math.prod(len(a.values) for a in axes) if axes else 1
     if total > max_points:
@@ -195,67 +195,54 @@ def build_axes(spec: Any, specs: Mapping[str, Any], max_points: int) -> list[Axi
     return axes
 
 
-# --------------------------------------------------------------------------- config file
-CONFIG_KEYS = (
-    "game", "games", "seed", "players", "board", "rotate_seats", "player_file",
-    "out", "report", "png", "keep_games", "max_points", "threads", "scheduler", "device", "params",
-)
+def player_param(spec: Any, name: str, seated: Sequence[Any]) -> Param:
+    """The parameter ``PLAYER.KEY`` names: PLAYER must be seated, with one set of
+    values in every seat it plays (the sweep sets KEY in all of them)."""
+    player, _, key = name.partition(".")
+    if not player or not key:
+        raise UserError(f"--param {name}: expected a rule parameter or PLAYER.KEY")
+    here = [p for p in seated if p.name == player]
+    if not here:
+        names = ", ".join(dict.fromkeys(p.name for p in seated))
+        raise UserError(f"--param {name}: player {player!r} is not seated (players: {names})")
+    if len(set(here)) > 1:
+        labels = ", ".join(dict.fromkeys(p.label for p in here))
+        raise UserError(f"--param {name}: {player} sits with different values ({labels}); a sweep sets {key} in every seat")
+    return here[0].info.param(key)
 
 
-def load_config(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read a sweep config file (TOML): the same settings as the flags.
-
-    Paths in the file (``board``, ``player_file``, ``out``, ``report``, ``png``) are
-    relative to the file's folder.
-    """
-    p = Path(path)
-    if not p.is_file():
-        raise UserError(f"--config {path}: no such file")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UserError(f"--config {path}: not valid TOML ({' '.join(str(exc).split())})") from None
-    unknown = sorted(set(data) - set(CONFIG_KEYS))
-    if unknown:
-        raise UserError(f"--config {path}: unknown key {unknown[0]!r}; allowed: {', '.join(CONFIG_KEYS)}")
-    if "params" in data and not isinstance(data["params"], dict):
-        raise UserError(f"--config {path}: [params] must be a table of NAME = SPEC")
-    types = {
-        "game": str, "games": int, "seed": int, "board": str, "rotate_seats": bool, "player_file": str,
-        "out": str, "report": str, "png": str, "keep_games": bool, "max_points": int, "threads": int,
-        "scheduler": str, "device": str,
-    }
-    for key, kind in types.items():
-        if key in data and (not isinstance(data[key], kind) or (kind is int and isinstance(data[key], bool))):
-            raise UserError(f"--config {path}: {key} must be {'a ' + kind.__name__ if kind is not int else 'a whole number'}")
-    if "players" in data and not (
-        isinstance(data["players"], str)
-        or (isinstance(data["players"], list) and all(isinstance(x, str) for x in data["players"]))
-    ):
-        raise UserError(f"--config {path}: players must be a string 'a,b' or a list of names")
-    for key in ("board", "player_file", "out", "report", "png"):
-        if key in data:
-            data[key] = str(p.parent / data[key])
-    return data
+def players_at(names: Sequence[str], point: Mapping[str, Any], spec: Any, extra: Sequence[Any] = ()) -> tuple[str, ...]:
+    """The players by seat with a point's ``PLAYER.KEY`` values applied."""
+    out = []
+    for text in names:
+        seated = spec.parse_player(text, extra)
+        values = {k: v for k, v in seated.values}
+        for key, value in point.items():
+            player, dot, param = key.partition(".")
+            if dot and player == seated.name:
+                values[param] = value
+        out.append(type(seated).of(seated.info, values).label)
+    return tuple(out)
 
 
 # --------------------------------------------------------------------------- plan
 @dataclass
 class SweepPlan:
-    """A validated sweep: everything needed to run it, nothing written yet."""
+    """A validated sweep: everything needed to run it, nothing written yet.
+
+    ``run`` is what every point plays (players by seat, seed, games per point,
+    seat rotation, board and player file as absolute paths); point ``i`` plays it
+    under the rules ``params[i]``, its players' ``PLAYER.KEY`` values applied
+    (:meth:`point_run`).
+    """
 
     spec: Any
+    run: RunSpec
     axes: list[Axis]
     points: list[dict[str, Any]]  # the swept values of each point
     params: list[dict[str, Any]]  # every rule parameter of each point
-    players: list[str]
-    strategies: list[str]
+    strategies: list[str]  # each distinct player's label
     seatings: Any  # int64[P, seats]
-    rotate_seats: bool
-    seed: int
-    games: int  # per point
-    board: str | None
-    player_file: str | None
     out: Path
     resume: bool
     done: list[int]  # points already finished in ``out``
@@ -276,6 +263,42 @@ class SweepPlan:
     @property
     def game(self) -> str:
         return self.spec.name
+
+    def point_run(self, i: int) -> RunSpec:
+        """What point ``i`` plays: its rules, and its players' swept values."""
+        run = self.run.with_params(self.params[i])
+        if any("." in name for name in self.points[i]):
+            from balance.playerfile import players_in_file
+
+            extra = players_in_file(self.spec, self.run.player_file)
+            run = run.replace(players=players_at(self.run.players or (), self.points[i], self.spec, extra))
+        return run
+
+    # The run's fields under the names a sweep has always used.
+    @property
+    def players(self) -> list[str]:
+        return list(self.run.players or ())
+
+    @property
+    def rotate_seats(self) -> bool:
+        return self.run.rotate_seats
+
+    @property
+    def seed(self) -> int:
+        return self.run.seed
+
+    @property
+    def games(self) -> int:
+        """Games per point."""
+        return self.run.games
+
+    @property
+    def board(self) -> str | None:
+        return self.run.board
+
+    @property
+    def player_file(self) -> str | None:
+        return self.run.player_file
 
     @property
     def n_points(self) -> int:
@@ -397,25 +420,18 @@ def plan(
 ) -> SweepPlan:
     """Validate a sweep completely (every point) and say what running it will do.
 
-    Arguments left at ``None`` come from ``config`` (a TOML file, see
-    :func:`load_config`), then from the defaults.  Nothing is written.
+    Arguments left at ``None`` come from ``config`` (a sweep file or a
+    ``balance.toml`` with a ``[sweep]`` table, see
+    :func:`balance.config.load_sweep`), then from the defaults.  Nothing is written.
     """
-    import numpy as np
-
-    from balance.api import (
-        DEFAULT_GAMES,
-        DEFAULT_SEED,
-        check_device,
-        check_games,
-        check_gpu_run,
-        check_seed,
-        default_game,
-        prepare,
-    )
-    from balance.runner import DEFAULT_CHUNK, GPU_CHUNK, seatings_for
+    from balance.config import default_game, load_sweep
+    from balance.play import check_gpu_run
+    from balance.runner import DEFAULT_CHUNK, GPU_CHUNK
+    from balance.runspec import DEFAULT_GAMES, DEFAULT_SEED, check_device, check_games, check_seed
+    from balance.seating import uneven_warning
     from balance.store import RunDir, file_sha256
 
-    cfg = load_config(config) if config is not None else {}
+    cfg = load_sweep(config) if config is not None else {}
 
     def pick(value: Any, key: str, default: Any) -> Any:
         return value if value is not None else cfg.get(key, default)
@@ -454,25 +470,28 @@ def plan(
     from balance.registry import get_game
 
     spec = get_game(game_name)
-    axes = build_axes(spec, specs, max_points)
+    base = RunSpec.of(
+        spec.name, players=players, seed=seed, games=games, rotate_seats=rotate_seats, board=board, player_file=player_file,
+    )
+    seated = RunSpec.of(spec.name, players=players, player_file=player_file, games=1).resolved().strategies
+    axes = build_axes(spec, specs, max_points, seated)
     points = expand_grid(axes)
-    spec, base, names, strategies, seat_index = prepare(spec.name, points[0], players, board, player_file)
+    rules_of = [{k: v for k, v in point.items() if "." not in k} for point in points]
+    first = base.replace(params=tuple(rules_of[0].items())).resolved()
     if device == "gpu":
         check_gpu_run(spec, scheduler, player_file)
     all_params = []
-    for point in points:
+    for point, rules in zip(points, rules_of):
         try:
-            all_params.append(spec.resolve_params({**base, **point}))
+            all_params.append(spec.resolve_params({**first.rules, **rules}))
         except UserError as exc:
             where = ", ".join(f"{k}={format_value(v)}" for k, v in point.items())
             raise UserError(f"point {where}: {exc}") from None
-    seatings = seatings_for(seat_index, rotate_seats)
+    names, strategies, seatings = first.names, first.labels, first.seatings
     warnings = []
-    if rotate_seats and games % seatings.shape[0]:
-        warnings.append(
-            f"{games} games per point is not a multiple of the {seatings.shape[0]} seatings: "
-            "some seatings are played once more than others"
-        )
+    warning = uneven_warning(games, seatings.shape[0], "games per point")
+    if rotate_seats and warning:
+        warnings.append(warning)
 
     run_dir = Path(out) if out is not None else _default_out(spec.name)
     existing = None
@@ -490,8 +509,8 @@ def plan(
     elif store.exists() and not store.is_empty():
         raise UserError(f"--out {run_dir}: already holds a run; add --resume to continue it, or choose another --out")
 
-    board_path = str(Path(board).resolve()) if board else None
-    pfile = str(Path(player_file).resolve()) if player_file else None
+    common = first.run.replace(params=()).absolute()
+    board_path, pfile = common.board, common.player_file
     args = {
         "game": spec.name, "specs": {a.name: a.spec for a in axes}, "games": games, "seed": seed,
         "players": names, "rotate_seats": rotate_seats, "board": board, "player_file": player_file,
@@ -499,17 +518,12 @@ def plan(
     }
     the_plan = SweepPlan(
         spec=spec,
+        run=common,
         axes=axes,
         points=points,
         params=all_params,
-        players=names,
         strategies=strategies,
-        seatings=np.asarray(seatings, dtype=np.int64),
-        rotate_seats=rotate_seats,
-        seed=seed,
-        games=games,
-        board=board_path,
-        player_file=pfile,
+        seatings=seatings,
         out=run_dir,
         resume=resume,
         done=done,
@@ -659,7 +673,7 @@ def git_commit() -> str | None:
 def _manifest(p: SweepPlan) -> dict[str, Any]:
     from balance.store import FORMAT, param_column
 
-    return {
+    manifest = {
         "format": FORMAT,
         "game": p.game,
         "title": getattr(p.spec, "title", p.game),
@@ -680,6 +694,8 @@ def _manifest(p: SweepPlan) -> dict[str, Any]:
         "player_file_sha256": p.player_file_sha256,
         "keep_games": p.keep_games,
         "end_reasons": p.spec.end_reason_names,
+        # Names, meanings and which are caps: a report reads them without the game installed.
+        "end_reason_info": [r.to_dict() for r in p.spec.end_reasons],
         "score_name": p.spec.score_name,
         "param_info": {prm.name: prm.to_dict() for prm in p.spec.params},
         "identity": p.identity(),
@@ -691,46 +707,37 @@ def _manifest(p: SweepPlan) -> dict[str, Any]:
         "sessions": [],
         "complete": False,
     }
+    shape = p.spec.heatmap_shape(p.spec.board_for(p.board))
+    if shape is not None:  # only games that opt into a per-cell heatmap
+        manifest["heatmap"] = {"shape": [int(shape[0]), int(shape[1])]}
+    return manifest
 
 
 def _tasks(p: SweepPlan) -> list[Any]:
-    from balance.runner import Task, split
+    from balance.runner import tasks_for
 
-    seatings = tuple(tuple(int(x) for x in row) for row in p.seatings)
-    tasks = []
-    for i in p.pending:
-        params = tuple(sorted(p.params[i].items()))
-        for first, n in split(0, p.games, p.chunk):
-            tasks.append(
-                Task(
-                    p.game, params, tuple(p.strategies), seatings, p.seed, first, n, p.board, p.player_file, i,
-                    device=p.device,
-                )
-            )
-    return tasks
+    return [t for i in p.pending for t in tasks_for(p.point_run(i), p.chunk, point=i, device=p.device)]
 
 
 def _keep_games_results(p: SweepPlan, tasks: Sequence[Any], store: Any) -> Iterator[tuple[Any, Any]]:
     """Play tasks here, writing each chunk's per-game rows, and yield their aggregates."""
-    import numpy as np
-
-    from balance.runner import Aggregate, resolve_players
+    from balance.aggregate import Aggregate
     from balance.store import game_rows
 
-    strategies, _ = resolve_players(p.spec, p.players, p.player_file)
-    board = p.spec.board_for(p.board)
     kinds = {a.name: a.kind for a in p.axes}
     for task in tasks:
-        seatings = np.asarray(task.seatings, dtype=np.int64)
-        out = p.spec.simulate(
-            dict(task.params), strategies, seatings, task.seed, task.first_game, task.n_games, board, device=p.device
+        r = task.run.resolved()
+        out = r.spec.simulate(
+            r.rules, list(r.strategies), r.seatings, task.run.seed, task.first_game, task.n_games, r.board,
+            device=task.device,
         )
         rows = game_rows(
-            out, task.point, task.first_game, seatings.shape[0], p.points[task.point], kinds, p.spec.end_reason_names
+            out, task.point, task.first_game, r.seatings.shape[0], p.points[task.point], kinds,
+            r.spec.end_reason_names,
         )
         store.write_games_chunk(task.point, task.first_game, rows)
         del rows
-        yield task, Aggregate.from_outcomes(out, seatings, task.first_game, len(strategies), len(p.spec.end_reasons))
+        yield task, Aggregate.from_outcomes(out, r.seatings, task.first_game, len(r.strategies), len(r.spec.end_reasons))
 
 
 def _numba_threads() -> int:
@@ -749,7 +756,7 @@ def _play(
     on_point: Callable[[int, int], None] | None,
 ) -> int:
     """Run the tasks; merge each point's chunks and write the point when its last chunk is in."""
-    from balance.runner import make_executor
+    from balance.executors import make_executor
     from balance.store import aggregate_rows
 
     partial: dict[int, Any] = {}
@@ -827,6 +834,9 @@ def run_plan(
         }
     )
     manifest = dict(manifest)
+    if "end_reason_info" not in manifest and manifest.get("end_reasons") == p.spec.end_reason_names:
+        # A run begun before the manifest recorded them: the game is here now, so record its caps.
+        manifest["end_reason_info"] = [r.to_dict() for r in p.spec.end_reasons]
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     manifest["complete"] = len(store.finished_points()) == p.n_points
     store.write_manifest(manifest)
@@ -856,24 +866,112 @@ def sweep(
     png: str | None = None,
     progress: Callable[[int], None] | None = None,
     device: str | None = None,
+    player_sets: Sequence[str] | None = None,
 ) -> SweepResult:
     """Play a grid of rule variants and store it (see :func:`plan` for the arguments).
 
     ``params`` maps a parameter name to a SPEC (``"8..14"``, ``"8,10"``), a list of
     values or one value.  Returns a :class:`SweepResult`; with ``report`` the HTML
-    report (and its JSON twin) is written too.
+    report (and its JSON twin) is written too.  ``player_sets`` (several player
+    lists, ``["greedy,greedy", "mc,mc"]``) plays the same grid once per list
+    (:func:`sweep_set`).
 
-    >>> import balance
-    >>> r = balance.sweep("carnage", params={"car_cost": "8..14"}, games=100_000)  # doctest: +SKIP
-    >>> balance.load(r.out)                                                          # doctest: +SKIP
+    >>> from balance.api import sweep
+    >>> r = sweep("GAME", params={"car_cost": "8..14"}, games=100_000)  # doctest: +SKIP
+    >>> balance.load(r.out)                                             # doctest: +SKIP
     """
-    p = plan(
-        game, params=params, games=games, players=players, seed=seed, board=board,
-        rotate_seats=rotate_seats, player_file=player_file, out=out, resume=resume,
-        keep_games=keep_games, max_points=max_points, threads=threads, scheduler=scheduler,
-        chunk=chunk, config=config, report=report, png=png, device=device,
+    kwargs = dict(
+        params=params, games=games, seed=seed, board=board, rotate_seats=rotate_seats, player_file=player_file,
+        keep_games=keep_games, max_points=max_points, threads=threads, scheduler=scheduler, chunk=chunk,
+        config=config, device=device,
     )
+    if player_sets is not None and len(player_sets) > 1:
+        return sweep_set(game, player_sets, out=out, resume=resume, report=report, png=png, progress=progress, **kwargs)
+    if player_sets:
+        players = player_sets[0]
+    p = plan(game, players=players, out=out, resume=resume, report=report, png=png, **kwargs)
     return finish(p, progress=progress)
+
+
+SET_MANIFEST = "sweep-set.json"
+
+
+def set_plans(
+    game: str | None,
+    player_sets: Sequence[str],
+    *,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    command: str | None = None,
+    **kwargs: Any,
+) -> tuple[Path, list[SweepPlan]]:
+    """One plan per player list, each in ``OUT/players-<i>``; every plan is
+    validated before anything is written."""
+    if len(set(player_sets)) != len(player_sets):
+        raise UserError("--players: the same player list given twice")
+    folder = Path(out) if out is not None else _default_out(game or "sweep")
+    if folder.exists() and not resume and any(folder.iterdir()):
+        raise UserError(f"--out {folder}: already holds a run; add --resume to continue it, or choose another --out")
+    plans = [
+        plan(game, players=text, out=folder / f"players-{i}", resume=resume, command=command, **kwargs)
+        for i, text in enumerate(player_sets)
+    ]
+    counts = {len(p.players) for p in plans}
+    if len(counts) > 1:
+        raise UserError("--players: every player list of a sweep needs the same number of seats")
+    return folder, plans
+
+
+def write_set_manifest(folder: Path, plans: Sequence[SweepPlan], command: str | None) -> None:
+    """``OUT/sweep-set.json``: which player list each sub-run plays."""
+    from balance.store import atomic_write_json
+
+    folder.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(
+        folder / SET_MANIFEST,
+        {
+            "kind": "sweep-set",
+            "game": plans[0].game,
+            "players": [list(p.players) for p in plans],
+            "runs": [p.out.name for p in plans],
+            "command": command or plans[0].command,
+        },
+    )
+
+
+def sweep_set(
+    game: str | None,
+    player_sets: Sequence[str],
+    *,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    report: str | None = None,
+    png: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    command: str | None = None,
+    **kwargs: Any,
+) -> SweepResult:
+    """The same grid played by each list of players (common random numbers across
+    lists too), stored side by side in ``OUT/players-<i>``; the report compares
+    them and says where a finding changes sign between players."""
+    folder, plans = set_plans(game, player_sets, out=out, resume=resume, command=command, **kwargs)
+    write_set_manifest(folder, plans, command)
+    results = [run_plan(p, progress=progress) for p in plans]
+    total = SweepResult(
+        folder,
+        {"kind": "sweep-set", "runs": [r.manifest for r in results]},
+        {},
+        sum(r.points_played for r in results),
+        sum(r.games_played for r in results),
+        sum(r.elapsed_s for r in results),
+    )
+    if report or png:
+        from balance.report import report as write_report
+
+        written = write_report(folder, report, png=png)
+        total.report = written.html if report else None
+        total.png = written.png
+    return total
 
 
 def finish(
@@ -899,15 +997,3 @@ def command_line() -> str:
     if prog in ("__main__.py", "-m"):
         prog = "balance"
     return shlex.join([prog if prog == "balance" else "balance", *argv[1:]])
-
-
-class _CallableModule(type(sys)):
-    """``balance.sweep`` is both this module and the API function: once the module
-    is imported Python binds the package attribute to the module, so calling the
-    module calls :func:`sweep`."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> SweepResult:
-        return sweep(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule

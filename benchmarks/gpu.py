@@ -66,10 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     from numba import cuda
 
     from balance.game import Outcomes
-    from balance.runner import seatings_for
+    from balance.seating import seatings_for
     from sims.carnage import SPEC
     from sims.carnage import gpu as carnage_gpu
-    from sims.carnage.kernel import state_size
 
     result: dict[str, Any] = {
         "date": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
@@ -113,11 +112,11 @@ def main(argv: list[str] | None = None) -> int:
         strategies = [SPEC.player(n) for n in distinct]
         seatings = seatings_for(seat_index, rotate)
         params = SPEC.resolve_params()
-        _, _, pa, seat_idx, _ = SPEC._prepare(params, strategies, seatings, board)
-        return params, strategies, seatings, pa, seat_idx
+        job = SPEC._job(params, strategies, seatings, board)
+        return params, strategies, seatings, job
 
     def cpu_run(names: list[str], rotate: bool, n: int, seed: int) -> tuple[float, Any]:
-        params, strategies, seatings, _, _ = prepared(names, rotate)
+        params, strategies, seatings, _ = prepared(names, rotate)
         t = time.perf_counter()
         o = SPEC.simulate(params, strategies, seatings, seed, 0, n, board)
         return time.perf_counter() - t, o
@@ -130,12 +129,12 @@ def main(argv: list[str] | None = None) -> int:
         threads: int = 128,
         waves: int = 1,
     ) -> tuple[float, Any]:
-        _, _, _, pa, seat_idx = prepared(names, rotate)
-        o = Outcomes.empty(n, seat_idx.shape[1])
+        _, _, _, job = prepared(names, rotate)
+        o = Outcomes.empty(n, job.seat_index.shape[1])
         cuda.synchronize()
         t = time.perf_counter()
         carnage_gpu.simulate(
-            board, pa, seat_idx, seed, 0, n, o, waves=waves, threads=threads
+            SPEC, job, seed, 0, n, o, waves=waves, threads=threads
         )
         cuda.synchronize()
         return time.perf_counter() - t, o
@@ -147,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     t = time.perf_counter()
     gpu_run(default, True, 1000, 1)
     result["gpu_compile_s"] = round(time.perf_counter() - t, 2)
-    kern = carnage_gpu._kernel(state_size(board.neighbours.shape[0], 0))
+    kern = carnage_gpu._kernel(prepared(default, True)[3].image.shape[0])
     for key, getter in (
         ("regs_per_thread", "get_regs_per_thread"),
         ("local_bytes_per_thread", "get_local_mem_per_thread"),
@@ -278,21 +277,21 @@ def compile_only(path: Path, cc: tuple[int, ...]) -> int:
 
     from sims.carnage import SPEC
     from sims.carnage import gpu as carnage_gpu
-    from sims.carnage.kernel import state_size
 
     class _Device:  # numba-cuda compiles device functions for the current device
         compute_capability = cc
 
     dispatcher.get_current_device = lambda: _Device()
     board = SPEC.load_board(None)
-    kern = carnage_gpu._kernel(state_size(board.neighbours.shape[0], 0))
+    image = SPEC.encode(SPEC.resolve_params(), board, len(SPEC.default_players))
+    kern = carnage_gpu._kernel(image.shape[0])
 
     def arr(dtype: Any, ndim: int = 1) -> Any:
         return types.Array(dtype, ndim, "C")
 
     i64, i32, i8 = types.int64, types.int32, types.int8
     signature = (
-        arr(i64, 2), arr(i64), arr(i64, 2), arr(i64), arr(i64, 2), arr(i64), arr(i64, 2),
+        arr(i64), arr(i64, 2), arr(i64, 3),  # image, seatings, player parameters
         types.uint64, i64, i64, arr(i8), arr(i8), arr(i32), arr(i32, 2),
     )  # fmt: skip
     t = time.perf_counter()

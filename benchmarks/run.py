@@ -56,6 +56,7 @@ TARGETS: dict[str, dict[str, float]] = {
     "carnage": {"games_per_s_all": 100_000},
     "bahama": {"games_per_s_all": 150_000},
     "tagcity": {"games_per_s_all": 3_000},  # builder,sniper (issue 13)
+    "carmarace": {"games_per_s_all": 5_000},  # 4 x hunter (issue 14)
 }
 GENERIC_TARGETS = {
     "parallel_ratio": 1.8,  # stated for Carnage at 1M games; shown for every game
@@ -81,13 +82,12 @@ NOJIT_CODE = """
 import json, sys, time
 {prefix}
 import numpy as np
-from balance.registry import get_game
-from balance.runner import resolve_players, seatings_for
+from balance.runspec import RunSpec
 
-spec = get_game(sys.argv[1])
+resolved = RunSpec(sys.argv[1]).resolved()
+spec = resolved.spec
 budget = float(sys.argv[2])
-players, seat_index = resolve_players(spec, list(spec.default_players), None)
-seatings = seatings_for(seat_index, False)
+players, seatings = list(resolved.strategies), resolved.seatings
 params = spec.resolve_params()
 board = spec.load_board(None)
 
@@ -180,12 +180,11 @@ class Bench:
         """The compiled kernel alone on one thread: ``simulate`` without aggregation."""
         import numba
 
-        from balance.registry import get_game
-        from balance.runner import resolve_players, seatings_for
+        from balance.runspec import RunSpec
 
-        spec = get_game(game)
-        players, seat_index = resolve_players(spec, list(spec.default_players), None)
-        seatings = seatings_for(seat_index, False)
+        resolved = RunSpec(game).resolved()
+        spec = resolved.spec
+        players, seatings = list(resolved.strategies), resolved.seatings
         params = spec.resolve_params()
         board = spec.load_board(None)
         numba.set_num_threads(1)

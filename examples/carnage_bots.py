@@ -1,29 +1,34 @@
 """Example player file for Carnage: ``balance run carnage --player-file examples/carnage_bots.py
 --players homebody,greedy``.
 
-A player is a numba ``@njit`` function with Carnage's player signature (see
-``sims/carnage/players.py`` for the full contract)::
+A player is a numba ``@njit`` function with the one player signature (see
+``sims/carnage/players.py`` for Carnage's questions and answers)::
 
-    def my_player(kind, seat, car, st) -> int
+    def my_player(kind, seat, subject, st) -> int
 
 * ``kind == KIND_BUY``: return 1 to buy a car now (asked only when legal).
-* ``kind == KIND_CAR``: the next action of car ``car``: ``ACT_DONE``,
+* ``kind == KIND_CAR``: the next action of car ``subject``: ``ACT_DONE``,
   ``ACT_DROP``, ``ACT_TAKE`` or ``ACT_MOVE + k`` (to ``neighbour(st, street, k)``).
 * ``st`` is the game state, one int64 array: read it with the slot constants
-  and helpers imported below; draw random numbers only with
-  ``random_below(st, n)``; write only your scratch ``st[MEMORY_AT + seat * MEMORY + i]``.
+  and rule helpers of ``sims/carnage/state.py`` imported below; draw random
+  numbers only with ``draw_below(st, n)``; keep your own notes only with
+  ``remember(st, seat, i, value)`` / ``memory(st, seat, i)`` (i < 16, zeroed
+  every game).
 
 An illegal answer is not an error: it ends that car's actions (or declines the
 buy), so a bug makes a player weak, never a cheater.  ``@player(game, name,
-description)`` registers the function; put it above ``@njit``.
+description)`` registers the function (``stochastic=True`` when it draws random
+numbers); put it above ``@njit``.
 """
 
 import numpy as np
 from numba import njit
 
 from balance import player
+from balance.state import draw_below, memory, remember
 from sims.carnage.params import P_CAR_COST
-from sims.carnage.players import (
+from sims.carnage.players import step_toward
+from sims.carnage.state import (
     ACT_DONE,
     ACT_DROP,
     ACT_MOVE,
@@ -35,8 +40,6 @@ from sims.carnage.players import (
     KIND_BUY,
     MAX_CAPACITY,
     MAX_CARS,
-    MEMORY,
-    MEMORY_AT,
     MONEY,
     N_CARS,
     N_WAITING,
@@ -51,8 +54,6 @@ from sims.carnage.players import (
     dist,
     n_neighbours,
     neighbour,
-    random_below,
-    step_toward,
     street_car,
 )
 
@@ -65,13 +66,14 @@ HOME_RADIUS = 2  # blocks from the HQ the homebody is willing to drive to pick u
     "works the streets within 2 blocks of its HQ; never owns more than 2 cars",
 )
 @njit
-def homebody(kind, seat, car, st):
+def homebody(kind, seat, subject, st):
     if kind == KIND_BUY:  # a second car, once it leaves $5 for the upkeep
         return (
             1
             if st[N_CARS + seat] < 2 and st[MONEY + seat] >= st[PARAMS + P_CAR_COST] + 5
             else 0
         )
+    car = subject  # a KIND_CAR question: which car acts
     if can_drop(st, seat, car):
         return ACT_DROP
     if can_take(st, seat, car):
@@ -106,13 +108,15 @@ def homebody(kind, seat, car, st):
     "carnage",
     "wanderer",
     "drives at random but always drops and takes; buys every third chance",
+    stochastic=True,
 )
 @njit
-def wanderer(kind, seat, car, st):
-    slot = MEMORY_AT + seat * MEMORY  # scratch: how many buy offers we have seen
-    if kind == KIND_BUY:
-        st[slot] += 1
-        return 1 if st[slot] % 3 == 0 else 0
+def wanderer(kind, seat, subject, st):
+    if kind == KIND_BUY:  # memory slot 0: how many buy offers we have seen
+        offers = memory(st, seat, 0) + 1
+        remember(st, seat, 0, offers)
+        return 1 if offers % 3 == 0 else 0
+    car = subject
     if can_drop(st, seat, car):
         return ACT_DROP
     if can_take(st, seat, car):
@@ -121,7 +125,7 @@ def wanderer(kind, seat, car, st):
     if st[CAR_USED + seat * MAX_CARS + car] & USED_MOVE:
         return ACT_DONE
     n = n_neighbours(st, street)
-    k = random_below(st, np.int64(n))
+    k = draw_below(st, np.int64(n))
     if street_car(st, neighbour(st, street, k)) >= 0:
         return (
             ACT_DONE  # occupied: stay (an illegal move would end the car's turn anyway)

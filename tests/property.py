@@ -132,8 +132,15 @@ def params_for(draw: Any, spec: Any) -> dict[str, Any]:
         raise  # unreachable
 
 
+SEARCH = "mc:rollouts=4"  # the search player at a tiny budget: properties are about rules, not strength
+
+
+def _labels(spec: Any) -> list[str]:
+    return [p.name for p in spec.heuristics] + [SEARCH]
+
+
 def player_names(spec: Any) -> st.SearchStrategy:
-    names = [p.name for p in spec.players]
+    names = _labels(spec)
     return st.lists(
         st.sampled_from(names),
         min_size=spec.min_players,
@@ -142,7 +149,7 @@ def player_names(spec: Any) -> st.SearchStrategy:
 
 
 def random_players(spec: Any, rng: random.Random, n: int | None = None) -> list[str]:
-    names = [p.name for p in spec.players]
+    names = _labels(spec)
     n = n or rng.randint(spec.min_players, min(4, spec.max_players))
     return [rng.choice(names) for _ in range(n)]
 
@@ -174,8 +181,9 @@ def trace_events(
     """One game's events, through a JSON Lines round trip (what a referee reads)."""
     import numpy as np
 
-    players = [spec.player(n) for n in names]
-    seatings = np.arange(len(players), dtype=np.int64)[None, :]
+    distinct = list(dict.fromkeys(names))
+    players = [spec.parse_player(n) for n in distinct]
+    seatings = np.asarray([[distinct.index(n) for n in names]], dtype=np.int64)
     events = spec.trace(
         params, players, seatings, seed=seed, game=game, board=spec.load_board(None)
     )

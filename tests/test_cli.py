@@ -47,7 +47,8 @@ def test_params_players_board_json(capsys, game):
     assert params and {"name", "type", "default", "allowed", "meaning", "source"} <= set(params[0])
     code, out, _ = call(capsys, "players", game, "--json")
     players = json.loads(out)
-    assert code == 0 and len(players) >= 4 and all(set(p) == {"name", "description"} for p in players)
+    assert code == 0 and len(players) >= 4 and all({"name", "description"} <= set(p) for p in players)
+    assert all({"stochastic", "params", "builtin"} <= set(p) for p in players)
     code, out, _ = call(capsys, "board", game, "--json")
     board = json.loads(out)
     assert code == 0 and len(board["nodes"]) == len(board["adjacency"]) > 0
@@ -167,3 +168,16 @@ def test_default_game_comes_from_balance_toml(capsys, tmp_path, monkeypatch):
     (tmp_path / "balance.toml").write_text('[game]\nname = "bahama"\n')
     code, out, _ = call(capsys, "params", "--json")
     assert code == 0 and not any(p["name"] == "car_cost" for p in json.loads(out))
+
+
+def test_run_with_different_players_in_fixed_seats_says_so(dicerace, capsys):
+    from balance.cli import main
+
+    for argv, noted in ((["--players", "cautious,plain"], True), (["--players", "plain,plain"], False),
+                        (["--players", "cautious,plain", "--rotate-seats"], False)):
+        with pytest.raises(SystemExit):
+            main(["run", "dicerace", "--games", "500", *argv, "--json"])
+        data = json.loads(capsys.readouterr().out)
+        assert ("seat_note" in data) == noted, argv
+        if noted:
+            assert "mixes each seat's edge with its player's strength" in data["seat_note"]

@@ -23,7 +23,10 @@ import pytest
 pytest.importorskip("distributed")
 
 from balance.errors import UserError
-from balance.runner import Aggregate, LocalExecutor, Task, execute, split
+from balance.aggregate import Aggregate
+from balance.executors import LocalExecutor
+from balance.runner import Task, execute, split
+from balance.runspec import RunSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 DASK = Path(sys.executable).with_name("dask")
@@ -62,11 +65,14 @@ def sweep_tasks(points: tuple[int, ...], games: int, chunk: int, seed: int = 7) 
     """A sweep of ``first_bonus`` over ``points``, ``games`` games each, in chunks."""
     return [
         Task(
-            "dicerace",
-            (("first_bonus", bonus), ("max_turns", 400), ("target", 30)),
-            ("plain", "cautious"),
-            ((0, 1), (1, 0)),
-            seed,
+            RunSpec(
+                "dicerace",
+                (("first_bonus", bonus), ("max_turns", 400), ("target", 30)),
+                ("plain", "cautious"),
+                seed,
+                games,
+                rotate_seats=True,
+            ),
             first,
             n,
             point=point,
@@ -186,7 +192,7 @@ def local(tasks: list[Task]) -> dict[int, Aggregate]:
 
 
 def test_sweep_on_cluster_matches_local(cluster):
-    from balance.dask_executor import DaskExecutor
+    from balance.executors import DaskExecutor
 
     tasks = sweep_tasks((0, 3, 6), games=60_000, chunk=7_000)
     seen: list[int] = []
@@ -222,7 +228,7 @@ def test_run_api_on_cluster_matches_local(cluster):
 
 
 def test_losing_a_worker_mid_sweep_gives_the_same_result(cluster):
-    from balance.dask_executor import DaskExecutor
+    from balance.executors import DaskExecutor
 
     # Many small chunks so both workers still hold work when one dies.
     tasks = sweep_tasks((1, 4), games=120_000, chunk=2_500, seed=11)
@@ -253,7 +259,7 @@ def test_losing_a_worker_mid_sweep_gives_the_same_result(cluster):
 def test_unreachable_scheduler_is_one_line_user_error(monkeypatch):
     import socket
 
-    import balance.dask_executor as dx
+    import balance.executors as dx
 
     monkeypatch.setattr(dx, "CONNECT_TIMEOUT_S", 1.0)
     with socket.socket() as s:  # a port nobody listens on
@@ -271,7 +277,7 @@ def test_unreachable_scheduler_is_one_line_user_error(monkeypatch):
 def test_missing_dask_says_how_to_install(monkeypatch):
     import builtins
 
-    from balance.dask_executor import DaskExecutor
+    from balance.executors import DaskExecutor
 
     real_import = builtins.__import__
 

@@ -16,14 +16,14 @@ sm_proportion = pytest.importorskip("statsmodels.stats.proportion")
 sm_multitest = pytest.importorskip("statsmodels.stats.multitest")
 sm_weightstats = pytest.importorskip("statsmodels.stats.weightstats")
 
-from balance.check import (
+from balance.stats import (  # noqa: E402 - after the importorskip above
     bonferroni_adjust,
     holm_adjust,
     mean_difference,
     quantile_difference_ci,
     quantile_test_p_value,
 )
-from balance.stats import (
+from balance.stats import (  # noqa: E402
     hist_mean_se,
     hist_quantile,
     hist_quantile_ci,

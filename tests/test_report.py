@@ -13,8 +13,11 @@ import pytest
 
 from balance.errors import UserError
 from balance.game import Outcomes
-from balance.report import _rate_ci, findings, report, report_data
-from balance.runner import Aggregate, seatings_for
+from balance.aggregate import Aggregate
+from balance.format import percent_ci as _rate_ci
+from balance.report import report, report_data
+from balance.report.findings import findings
+from balance.seating import seatings_for
 from balance.sweep import sweep
 
 
@@ -187,6 +190,10 @@ def test_findings_in_plain_words():
         "rotate_seats": False, "end_reasons": ["win", "turn_cap"], "score_name": "score", "seed": 0,
         "games_per_point": 10_000, "axes": [{"name": "car_cost", "kind": "int", "values": [8, 10, 12]}],
         "points": [{"car_cost": 8}, {"car_cost": 10}, {"car_cost": 12}], "params": {"car_cost": 8},
+        "end_reason_info": [
+            {"name": "win", "meaning": "a seat won", "is_cap": False},
+            {"name": "turn_cap", "meaning": "the turn cap", "is_cap": True},
+        ],
     }
     aggs = {0: _agg(5620, 4380, 0), 1: _agg(5010, 4990, 0), 2: _agg(4500, 5190, 310)}
     data = report_data(manifest, aggs)
@@ -202,3 +209,48 @@ def test_findings_in_plain_words():
     # a narrower band of the caller's choosing
     strict = findings(report_data(manifest, aggs, band=(0.49, 0.51)), manifest, aggs)
     assert any("outside the 49–51% fairness band; outside at 2 of 3 points" in f["text"] for f in strict)
+
+
+# ---- findings: one small function each; caps from the manifest ------------------------------
+def _manifest(**extra):
+    return {
+        "game": "toy", "title": "Toy", "players": ["greedy", "fleet"], "strategies": ["greedy", "fleet"],
+        "rotate_seats": False, "end_reasons": ["win", "turn_cap"], "score_name": "score", "seed": 0,
+        "games_per_point": 10_000, "axes": [{"name": "car_cost", "kind": "int", "values": [8, 10, 12]}],
+        "points": [{"car_cost": 8}, {"car_cost": 10}, {"car_cost": 12}], "params": {"car_cost": 8}, **extra,
+    }
+
+
+def test_each_finding_is_a_function_of_the_data():
+    from balance.report import findings as F
+
+    aggs = {0: _agg(5620, 4380, 0), 1: _agg(5010, 4990, 0), 2: _agg(4500, 5190, 310)}
+    manifest = _manifest(end_reason_info=[{"name": "turn_cap", "meaning": "cap", "is_cap": True}])
+    data = report_data(manifest, aggs)
+    ctx = F.Context(data, manifest, aggs)
+    assert F.incomplete(ctx) == []
+    assert [f["kind"] for f in F.seats_keep_players(ctx)] == ["note"]
+    [fairest] = F.fairest(ctx)
+    assert fairest["point"] == 1 and fairest["text"].startswith("The fairest point is car_cost=10: every seat within")
+    [trend] = [F.seat_trend(ctx, data["by_axis"][0], 0)]
+    assert trend["kind"] == "trend" and trend["crossings"] == [[10, 12]]
+    [cap] = F.end_reason(ctx, "turn_cap")
+    assert cap["cap_like"] and "stopped by a cap" in cap["text"]
+    assert F.length(ctx) == []  # several points: length is told along each axis
+    assert [f["kind"] for f in F.along_axes(ctx)] == ["trend", "trend", "length"]
+    # the report's findings are the list run in order
+    assert F.findings(data, manifest, aggs) == data["findings"]
+    assert [f.__name__ for f in F.FINDINGS][:4] == ["incomplete", "measured_with", "seats_keep_players", "precision"]
+
+
+def test_caps_come_from_the_manifest_and_old_runs_have_none():
+    aggs = {0: _agg(5620, 4380, 0), 1: _agg(5010, 4990, 0), 2: _agg(4500, 5190, 310)}
+    old = report_data(_manifest(), aggs)  # a run recorded before end_reason_info: no cap
+    cap = next(f for f in old["findings"] if f["kind"] == "end_reason" and f["end_reason"] == "turn_cap")
+    assert not cap["cap_like"] and cap["text"].startswith("Games end by turn_cap in 3.1% (2.8–3.5)")
+    # a reason the game marks as a cap is one whatever its name; the name alone decides nothing
+    named = _manifest(end_reasons=["win", "stalemate"],
+                      end_reason_info=[{"name": "stalemate", "meaning": "a turn limit", "is_cap": True}])
+    data = report_data(named, aggs)
+    cap = next(f for f in data["findings"] if f["kind"] == "end_reason" and f["end_reason"] == "stalemate")
+    assert cap["cap_like"] and cap["text"].startswith("Games hit the stalemate in")

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import balance
-from balance.runner import Aggregate, seatings_for, split
+from balance.aggregate import Aggregate
+from balance.runner import seatings_for, split
 
 
 def test_aggregate_equals_direct_count(dicerace):

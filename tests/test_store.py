@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from balance.errors import UserError
 from balance.game import Outcomes
-from balance.runner import Aggregate, seatings_for
+from balance.aggregate import Aggregate
+from balance.seating import seatings_for
 from balance.store import (
     FORMAT,
     RunDir,

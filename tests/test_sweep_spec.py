@@ -17,9 +17,9 @@ from balance.sweep import (
     expand_grid,
     format_spec,
     format_value,
-    load_config,
     parse_spec,
 )
+from balance.config import load_sweep as load_config
 
 INT = Param("car_cost", "int", 10, "price of a car", "reading: test", low=-(10**6), high=10**6)
 SMALL = Param("cars", "int", 4, "cars", "reading: test", low=1, high=8)

@@ -12,25 +12,12 @@ import sys
 
 import typer
 
-app = typer.Typer(
-    name="balance",
-    help="Monte Carlo balance analysis for board games: who wins, how and how long, with confidence intervals.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+from balance.cli.app import app
 
 # Each module adds its commands to ``app``.
-from balance.cli import listing, play  # noqa: E402,F401
+from balance.cli import listing, play, sweep, tournament, checks  # noqa: E402,F401,I001  (the order of --help)
 
-for _optional in ("sweep", "checks"):
-    try:
-        __import__(f"balance.cli.{_optional}")
-    except ModuleNotFoundError as _exc:  # a command module not written yet
-        if _exc.name != f"balance.cli.{_optional}":
-            raise
+__all__ = ["app", "main"]
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from balance.cli import app
+from balance.cli.app import app
 from balance.cli.common import (
     GameArg,
     GameProgress,

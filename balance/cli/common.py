@@ -13,7 +13,9 @@ from balance.errors import UserError
 
 GameArg = Annotated[
     Optional[str],
-    typer.Argument(help="Game name (see 'balance games'); default: the game in ./balance.toml, else carnage."),
+    typer.Argument(
+        help="Game name (see 'balance games'); default: the game in ./balance.toml, else the first installed game."
+    ),
 ]
 PlayersOpt = Annotated[
     Optional[str], typer.Option("--players", help="Comma-separated player names by seat, e.g. greedy,fleet.")
@@ -46,7 +48,7 @@ def parse_count(text: str, option: str = "--games") -> int:
 
 
 def game_name(game: str | None) -> str:
-    from balance.api import default_game
+    from balance.config import default_game
 
     return game or default_game()
 
@@ -80,11 +82,11 @@ def stderr_console() -> Any:
 
 
 def pct(rate: float, ci: list[float] | tuple[float, float]) -> str:
-    """A rate and its interval in percent, with enough decimals to tell a rare
-    event (0.038%) from none at all."""
-    top = max(rate, ci[1])
-    digits = 1 if top >= 0.01 or top == 0 else (2 if top >= 0.001 else 3)
-    return f"{100 * rate:5.{digits}f}%  ({100 * ci[0]:.{digits}f}–{100 * ci[1]:.{digits}f})"
+    """A rate and its interval in percent for a table cell (balance.format's rule:
+    enough decimals to tell a rare event, 0.038%, from none at all)."""
+    from balance.format import percent_ci_cell
+
+    return percent_ci_cell(rate, ci)
 
 
 class GameProgress:
@@ -132,6 +134,12 @@ class GameProgress:
             task = self._progress.tasks[0]
             speed = task.speed
             self._progress.update(self._task, rate=f"{speed:,.0f} games/s" if speed else "")
+
+    def set_total(self, total: int) -> None:
+        """The number of games to play, once known (a resumed run plays fewer)."""
+        self.total = total
+        if self._progress is not None:
+            self._progress.update(self._task, total=total)
 
     def set_description(self, text: str) -> None:
         if self._progress is not None:

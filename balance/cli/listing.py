@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
-from balance.cli import app
+from balance.cli.app import app
 from balance.cli.common import BoardOpt, GameArg, JsonOpt, PlayerFileOpt, game_name, print_json, stdout_console
 
 
@@ -62,44 +62,104 @@ def params(game: GameArg = None, as_json: JsonOpt = False) -> None:
 
 @app.command()
 def players(game: GameArg = None, player_file: PlayerFileOpt = None, as_json: JsonOpt = False) -> None:
-    """A game's players (built-in, and those of --player-file)."""
+    """A game's players (built-in, and those of --player-file): what each does, whether
+    it draws random numbers, and its own parameters (NAME:KEY=VALUE;KEY=VALUE)."""
     from balance.registry import get_game
 
     spec = get_game(game_name(game))
     found = list(spec.players)
     if player_file:
-        from balance.plugins import load_player_file
+        from balance.playerfile import load_player_file
 
         found += list(load_player_file(player_file, spec))
     rows = [p.to_dict() for p in found]
     if as_json:
-        print_json([{"name": r["name"], "description": r["description"]} for r in rows])
+        print_json(rows)
         return
     from rich.table import Table
 
+    con = stdout_console()
     table = Table(title=f"{spec.title}: players (default: {','.join(spec.default_players)})", title_justify="left")
-    for col in ("name", "description", "source"):
-        table.add_column(col)
+    for col in ("name", "description", "random", "parameters", "source"):
+        table.add_column(col, overflow="fold")
     for r in rows:
-        table.add_row(r["name"], r["description"], "built-in" if r["builtin"] else "player file")
-    stdout_console().print(table)
+        params = ", ".join(f"{p['name']}={_shown(p['default'])}" for p in r["params"]) or "–"
+        table.add_row(
+            r["name"], r["description"], "yes" if r["stochastic"] else "no", params,
+            "built-in" if r["builtin"] else "player file",
+        )
+    con.print(table)
+    with_params = [r for r in rows if r["params"]]
+    if with_params:
+        detail = Table(
+            title="Player parameters (set them as NAME:KEY=VALUE;KEY=VALUE, e.g. in --players)", title_justify="left",
+            show_lines=True,
+        )
+        for col in ("player", "parameter", "default", "allowed", "meaning", "source"):
+            detail.add_column(col, overflow="fold")
+        for r in with_params:
+            for p in r["params"]:
+                detail.add_row(
+                    r["name"], p["name"], _shown(p["default"]), p["allowed"], p["meaning"], p["source"]
+                )
+        con.print(detail)
+
+
+def _shown(value: object) -> str:
+    from balance.format import format_value
+
+    return format_value(value)
 
 
 @app.command()
-def board(game: GameArg = None, board_file: BoardOpt = None, as_json: JsonOpt = False) -> None:
-    """A game's board: nodes (streets, fields) and their adjacency."""
+def board(
+    game: GameArg = None,
+    board_file: BoardOpt = None,
+    svg: Annotated[
+        Optional[str], typer.Option("--svg", help="Write the board as an SVG picture to this file (games that draw one).")
+    ] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """A game's board: drawn when the game draws itself, else its data (nodes and their adjacency)."""
+    from balance.errors import UserError
     from balance.registry import get_game
 
     spec = get_game(game_name(game))
-    data = spec.board_json(spec.load_board(board_file))
+    data = spec.load_board(board_file)
+    if svg is not None:
+        from pathlib import Path
+
+        picture = spec.board_svg(data)
+        if picture is None:
+            raise UserError(f"--svg: {spec.name} does not draw its board as a picture; try 'balance board {spec.name}'")
+        target = Path(svg)
+        if target.is_dir():
+            raise UserError(f"--svg {svg}: is a directory; give a file name such as board.svg")
+        from balance.store import atomic_write_bytes
+
+        atomic_write_bytes(target, picture.encode("utf-8"))
+        stdout_console().print(f"wrote {target}", markup=False)
+        return
     if as_json:
-        print_json(data)
+        print_json(spec.board_json(data))
         return
     con = stdout_console()
-    nodes = data["nodes"]
-    con.print(f"{spec.title} board: {len(nodes)} nodes, {sum(len(a) for a in data['adjacency']) // 2} links")
-    for i, (name, nbrs) in enumerate(zip(nodes, data["adjacency"])):
-        con.print(f"{i:3d} {name:>8}: " + ", ".join(nodes[j] for j in nbrs))
-    for key, value in data.items():
+    text = spec.board_text(data)
+    if text is not None:
+        con.print(text, markup=False, highlight=False, soft_wrap=True)
+        return
+    table = spec.board_json(data)
+    nodes, adjacency = table.get("nodes"), table.get("adjacency")
+    if not table:
+        con.print(f"{spec.title}: no board data", markup=False)
+        return
+    if nodes is not None and adjacency is not None:
+        arcs = sum(len(a) for a in adjacency)
+        pairs = {frozenset((u, v)) for u, row in enumerate(adjacency) for v in row}
+        links = f"{len(pairs)} links" if arcs == 2 * len(pairs) else f"{arcs} one-way links"
+        con.print(f"{spec.title} board: {len(nodes)} nodes, {links}")
+        for i, (name, nbrs) in enumerate(zip(nodes, adjacency)):
+            con.print(f"{i:3d} {name:>8}: " + ", ".join(nodes[j] for j in nbrs))
+    for key, value in table.items():
         if key not in ("nodes", "adjacency"):
             con.print(f"{key}: {value}")

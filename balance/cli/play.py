@@ -6,7 +6,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from balance.cli import app
+from balance.cli.app import app
 from balance.cli.common import (
     BoardOpt,
     GameArg,
@@ -33,7 +33,11 @@ def run(
     seed: SeedOpt = 0,
     board: BoardOpt = None,
     rotate_seats: Annotated[
-        bool, typer.Option("--rotate-seats", help="Play every seating of the players equally often.")
+        bool,
+        typer.Option(
+            "--rotate-seats",
+            help="Play every seating of the players equally often (n distinct players: n! seatings, 720 for six).",
+        ),
     ] = False,
     player_file: PlayerFileOpt = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="Threads to use (default: all cores).")] = None,
@@ -41,12 +45,12 @@ def run(
         Optional[str], typer.Option("--scheduler", help="Dask scheduler address tcp://HOST:PORT (optional extra).")
     ] = None,
     device: Annotated[
-        str, typer.Option("--device", help="cpu, or gpu: a CUDA GPU (Carnage; the same numbers).")
+        str, typer.Option("--device", help="cpu, or gpu: a CUDA GPU (games with a GPU kernel; the same numbers).")
     ] = "cpu",
     as_json: JsonOpt = False,
 ) -> None:
     """Play many games of one rule set: win rates, end reasons and game length, with 95% intervals."""
-    from balance.api import parse_param_assignments
+    from balance.runspec import parse_param_assignments
     from balance.api import run as api_run
 
     n = parse_count(games)
@@ -90,6 +94,8 @@ def render_run(data: dict[str, Any]) -> None:
     nw = data["no_winner_rate"]
     seats.add_row("–", "no winner", f"{data['no_winner']:,}", pct(nw["rate"], nw["ci95"]))
     con.print(seats)
+    if data.get("seat_note"):
+        con.print(f"[yellow]note:[/yellow] {data['seat_note']}")
     if len(data["strategies"]) > 1 or data["rotate_seats"]:
         strat = Table(title="Win rate by player (games it took part in)", title_justify="left")
         for col in ("player", "games", "wins", "win rate (95% CI)"):
@@ -128,7 +134,7 @@ def trace(
     """One game, event by event, as JSON Lines (or a readable replay with --format text)."""
     import json
 
-    from balance.api import parse_param_assignments
+    from balance.runspec import parse_param_assignments
     from balance.api import trace as api_trace
     from balance.errors import UserError
 

@@ -8,14 +8,13 @@ from typing import Annotated, Any
 
 import typer
 
-from balance.cli import app
+from balance.cli.app import app
 from balance.cli.common import (
     BoardOpt,
     GameArg,
     GameProgress,
     JsonOpt,
     PlayerFileOpt,
-    PlayersOpt,
     parse_count,
     pct,
     print_json,
@@ -39,11 +38,21 @@ def sweep(
     games: Annotated[
         str | None, typer.Option("--games", "-n", help="Games per point (1e6, 250k, 1_000_000). Default 1000000.")
     ] = None,
-    players: PlayersOpt = None,
+    players: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--players",
+            help="Comma-separated players by seat (greedy,fleet); repeat it to play the grid once per list "
+            "and compare them (--players greedy,greedy --players mc,mc).",
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Master seed; game g has the same seed at every point. Default 0.")] = None,
     board: BoardOpt = None,
     rotate_seats: Annotated[
-        bool | None, typer.Option("--rotate-seats/--no-rotate-seats", help="Play every seating equally often.")
+        bool | None, typer.Option(
+            "--rotate-seats/--no-rotate-seats",
+            help="Play every seating equally often (n distinct players: n! seatings, 720 for six).",
+        )
     ] = None,
     player_file: PlayerFileOpt = None,
     out: Annotated[str | None, typer.Option("--out", help="Run directory (default runs/<game>-<timestamp>).")] = None,
@@ -68,19 +77,29 @@ def sweep(
     ] = None,
     chunk: Annotated[int | None, typer.Option("--chunk", hidden=True, help="Games per task.")] = None,
     device: Annotated[
-        str | None, typer.Option("--device", help="cpu (default), or gpu: a CUDA GPU (Carnage; the same numbers).")
+        str | None, typer.Option("--device", help="cpu (default), or gpu: a CUDA GPU (games with a GPU kernel; the same numbers).")
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a grid of rule variants (same seeds at every point) and store the counts; see docs/sweeps.md."""
-    from balance.api import parse_param_assignments
+    from balance.runspec import parse_param_assignments
     from balance.sweep import command_line, finish, plan
 
+    if players is not None and len(players) > 1:
+        return sweep_lists(
+            game, players, dict(
+                params=parse_param_assignments(param or []),
+                games=parse_count(games) if games is not None else None,
+                seed=seed, board=board, rotate_seats=rotate_seats, player_file=player_file, keep_games=keep_games,
+                max_points=max_points, threads=threads, scheduler=scheduler, chunk=chunk, config=config,
+                device=device,
+            ), out, resume, report, png, dry_run, as_json,
+        )
     the_plan = plan(
         game,
         params=parse_param_assignments(param or []),
         games=parse_count(games) if games is not None else None,
-        players=players,
+        players=players[0] if players else None,
         seed=seed,
         board=board,
         rotate_seats=rotate_seats,
@@ -121,6 +140,47 @@ def sweep(
         render_sweep(result)
 
 
+def sweep_lists(
+    game: str | None, lists: list[str], kwargs: dict[str, Any], out: str | None, resume: bool,
+    report: str | None, png: str | None, dry_run: bool, as_json: bool,
+) -> None:
+    """``--players`` given several times: the same grid for each list, one report comparing them."""
+    from balance.sweep import command_line, finish, set_plans, write_set_manifest
+
+    command = command_line() if "sweep" in sys.argv[1:] else None
+    folder, plans = set_plans(game, lists, out=out, resume=resume, command=command, **kwargs)
+    if dry_run:
+        if as_json:
+            print_json({"dry_run": True, "out": str(folder), "runs": [p.to_dict() for p in plans]})
+        else:
+            for p in plans:
+                stdout_console().print("\n".join(p.describe()), markup=False)
+        return
+    write_set_manifest(folder, plans, command)
+    results = []
+    total = sum(p.pending_games for p in plans)
+    with GameProgress(total, f"{plans[0].game}: players 1/{len(plans)}") as bar:
+        for i, p in enumerate(plans):
+            bar.set_description(f"{p.game}: players {i + 1}/{len(plans)} ({', '.join(p.players)})")
+            results.append(finish(p, progress=bar))
+    written = None
+    if report or png:
+        from balance.report import report as write_report
+
+        written = write_report(folder, report, png=png)
+    if as_json:
+        print_json({"out": str(folder), "runs": [r.to_dict() for r in results],
+                    "report": str(written.html) if written and report else None})
+        return
+    for p, r in zip(plans, results):
+        stdout_console().print(f"players {', '.join(p.players)}:", markup=False)
+        render_sweep(r)
+    if written is not None:
+        for f in written.data["between_players"]:
+            stdout_console().print(f"- {f['text']}", markup=False, soft_wrap=True)
+        stdout_console().print(f"report: {written.html}", markup=False)
+
+
 def render_sweep(result: Any) -> None:
     from rich.table import Table
 
@@ -128,21 +188,39 @@ def render_sweep(result: Any) -> None:
     m = result.manifest
     swept = [a["name"] for a in m["axes"] if len(a["values"]) > 1]
     rows = result.figures()
+    limit = 40
+    from balance.format import format_value
+
     table = Table(title="Win rate by seat (95% Wilson interval)", title_justify="left")
     for name in swept or ["point"]:
         table.add_column(name, justify="right")
-    for s, name in enumerate(m["players"]):
-        table.add_column(f"seat {s}" + ("" if m["rotate_seats"] else f" {name}"), justify="right")
-    table.add_column("no winner", justify="right")
-    table.add_column("median turns", justify="right")
-    limit = 40
-    from balance.sweep import format_value
-
-    for row in rows[:limit]:
-        keys = [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
-        cells = [pct(s["win_rate"], s["ci95"]) for s in row["seats"]]
-        nw = row["no_winner_rate"]
-        table.add_row(*keys, *cells, pct(nw["rate"], nw["ci95"]), str(row["turns"]["median"]))
+    if len(m["players"]) <= 4:  # a column per seat
+        for s, name in enumerate(m["players"]):
+            table.add_column(f"seat {s}" + ("" if m["rotate_seats"] else f" {name}"), justify="right")
+        table.add_column("no winner", justify="right")
+        table.add_column("median turns", justify="right")
+        for row in rows[:limit]:
+            keys = [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
+            cells = [pct(s["win_rate"], s["ci95"]) for s in row["seats"]]
+            nw = row["no_winner_rate"]
+            table.add_row(*keys, *cells, pct(nw["rate"], nw["ci95"]), str(row["turns"]["median"]))
+    else:  # five or six seats: a row per seat, so that no interval is cut in 80 columns
+        table.add_column("seat", justify="left")
+        table.add_column("win rate (95% CI)", justify="right")
+        table.add_column("median turns", justify="right")
+        for row in rows[:limit]:
+            keys = [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
+            nw = row["no_winner_rate"]
+            seats = [
+                (f"seat {s['seat']}" + ("" if m["rotate_seats"] else f" {s['player']}"), s["win_rate"], s["ci95"])
+                for s in row["seats"]
+            ]
+            for k, (label, rate, ci) in enumerate([*seats, ("no winner", nw["rate"], nw["ci95"])]):
+                first = k == 0
+                table.add_row(
+                    *(keys if first else [""] * len(keys)), label, pct(rate, ci),
+                    str(row["turns"]["median"]) if first else "", end_section=k == len(seats),
+                )
     con.print(table)
     if len(rows) > limit:
         con.print(f"… {len(rows) - limit:,} more points: see the report or balance.load('{result.out}')")

@@ -71,8 +71,7 @@ PARAMS: tuple[Param, ...] = (
         "three_player_discard",
         "bool",
         False,
-        "with 3 players, the card after the start cards is discarded so the pile splits into whole citizens "
-        "(variant)",
+        "with 3 players, the card after the start cards is discarded so the pile splits into whole citizens (variant)",
         "reading: 3 players leave 49 cards, one of which can never become a citizen; "
         "issue 5's variant discards it at setup, off by default",
     ),
@@ -87,6 +86,20 @@ PARAMS: tuple[Param, ...] = (
         high=100_000,
     ),
 )
+
+
+# The kernel's index of each parameter in the state's PARAMS region (state.py),
+# in the order of PARAMS above.
+P_CAPACITY = 0
+P_CITIZENS_WAITING = 1
+P_THIRD_LOCK = 2  # 1: no 3rd passenger once the pile cannot supply a citizen
+P_SECOND_LOCK = 3  # 1: no 2nd passenger once P_SECOND_LOCK_WAITING or fewer wait
+P_SECOND_LOCK_WAITING = 4
+P_MUST_MOVE = 5
+P_THREE_PLAYER_DISCARD = 6
+P_MAX_TURNS = 7
+N_PARAMS = 8
+assert [p.name for p in PARAMS].index("max_turns") == P_MAX_TURNS and len(PARAMS) == N_PARAMS
 
 
 def check_params(values: Mapping[str, Any]) -> None:

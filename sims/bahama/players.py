@@ -1,27 +1,25 @@
-"""Bahama Taxi players: compiled heuristics with one signature.
-
-The signature (built-in and user players alike)::
+"""Bahama Taxi's heuristic players: compiled functions with the one player
+signature of every game (balance.game)::
 
     @njit
-    def my_player(seat, state, rng):  # -> int: the field to drive to
+    def my_player(kind, seat, subject, st):  # -> int: the field to drive to
         ...
 
-called once per turn, for the taxi of ``seat``, before it moves:
+asked once per turn, for the taxi of ``seat``, before it moves:
 
-* ``seat``: the seat to move (0 moves first).
-* ``state``: the game's state, one numpy record of
-  :data:`sims.bahama.kernel.STATE_DTYPE` (every field documented there), passed
-  as a pointer.  The useful parts: ``state.taxi[s]`` field of seat s's taxi;
-  ``state.taxi_at[f]`` seat on field f or -1; ``state.neighbours[f, j]`` for
-  ``j < state.degree[f]`` the adjacent fields; ``state.dist[a, b]`` distance;
-  ``state.waiting[i]`` for ``i < state.counters[C_WAITING]`` the waiting
-  citizens, each going ``state.origin[c]`` → ``state.dest[c]`` for
-  ``state.fare[c]``; ``state.aboard[s, i]`` for ``i < state.n_aboard[s]`` the
-  passengers; ``state.income``; ``state.counters[C_TURN]`` the turn being
-  played; ``state.rules`` the rules (``R_*``).  Read only: a player must not
-  write to it (numba cannot stop it).
-* ``rng``: the game's random stream (``uint64[2]``); draw only with
-  :mod:`balance.rng` (``rng_below(rng, n)`` ...), so games stay reproducible.
+* ``kind``: always ``state.KIND_MOVE`` (Bahama Taxi has one decision);
+* ``seat``: the seat to move (0 moves first);
+* ``subject``: the field the taxi stands on;
+* ``st``: the game's state, one flat ``int64`` array, read through
+  ``sims.bahama.state`` (``taxi(st, s)``, ``taxi_at(st, f)``,
+  ``neighbour(st, f, j)`` for ``j < degree(st, f)``, ``dist(st, a, b)``,
+  ``waiting(st, i)`` for ``i < n_waiting(st)`` each going ``origin(st, c)`` →
+  ``dest(st, c)`` for ``fare(st, c)``, ``aboard(st, s, i)`` for
+  ``i < n_aboard(st, s)``, ``income(st, s)``, ``turn(st)``, ``rule(st, P_*)``).
+  Read only: a player must not write to it (numba cannot stop it).
+
+Random numbers only through ``balance.state.draw_below(st, n)`` (the game's
+stream), so games stay reproducible.
 
 It returns the destination: the taxi's own field to stay, or a free adjacent
 field.  Drop-offs and the pick-up follow from the rules (a citizen waiting on
@@ -31,12 +29,8 @@ one (not adjacent, occupied, off the board, or staying under ``must_move``
 while a neighbour is free) becomes *stay*, or under ``must_move`` the first
 free neighbour in adjacency order.
 
-Helpers for players: :func:`may_take` (could this taxi take a citizen now),
-:func:`may_stay`, :func:`is_legal_move` (re-exported from the kernel).
-
-Speed: the built-ins are compiled with ``_nrt=False`` (no reference counting;
-they allocate nothing).  A user's plain ``@njit`` player is fine too: the state
-record carries no reference count, only ``rng`` does.
+Helpers for players: ``may_take`` (could this taxi take a citizen now),
+``may_stay``, ``is_legal_move``, ``pile_can_supply`` (state.py).
 """
 
 from __future__ import annotations
@@ -44,39 +38,45 @@ from __future__ import annotations
 from numba import njit
 
 from balance.game import PlayerInfo
-from balance.rng import rng_below
-from sims.bahama.kernel import C_TURN, C_WAITING, is_legal_move, may_stay, may_take
-
-__all__ = [
-    "C_TURN",
-    "C_WAITING",
-    "PLAYERS",
-    "builtin_policy",
-    "is_legal_move",
-    "may_stay",
-    "may_take",
-]
+from balance.state import draw_below
+from sims.bahama.state import (
+    aboard,
+    degree,
+    dest,
+    dist,
+    fare,
+    may_stay,
+    may_take,
+    n_aboard,
+    n_waiting,
+    neighbour,
+    origin,
+    taxi,
+    taxi_at,
+    waiting,
+    waiting_at,
+)
 
 _FAR = 1 << 20
 
 
-@njit(cache=True, _nrt=False)
-def random_player(seat, state, rng):
+@njit(cache=True, _nrt=False, forceinline=False)
+def random_player(kind, seat, subject, st):
     """Uniformly among the legal moves (staying included unless must_move forbids it)."""
-    here = state.taxi[seat]
-    stay = may_stay(state, seat)
+    here = taxi(st, seat)
+    stay = may_stay(st, seat)
     count = 1 if stay else 0
-    for j in range(state.degree[here]):
-        if state.taxi_at[state.neighbours[here, j]] < 0:
+    for j in range(degree(st, here)):
+        if taxi_at(st, neighbour(st, here, j)) < 0:
             count += 1
-    k = rng_below(rng, count)
+    k = draw_below(st, count)
     if stay:
         if k == 0:
             return here
         k -= 1
-    for j in range(state.degree[here]):
-        f = state.neighbours[here, j]
-        if state.taxi_at[f] < 0:
+    for j in range(degree(st, here)):
+        f = neighbour(st, here, j)
+        if taxi_at(st, f) < 0:
             if k == 0:
                 return f
             k -= 1
@@ -86,31 +86,38 @@ def random_player(seat, state, rng):
 # The heuristics below first choose a target field from where the taxi stands (a
 # passenger's destination or a citizen's origin), then take one step along a
 # shortest path to it (_step_toward): about 20 table look-ups a turn, which keeps
-# a game near 10 µs.  Scoring every neighbour against every job gave the same play
+# a game near 6 µs.  Scoring every neighbour against every job gave the same play
 # at four times the cost.
-@njit(cache=True, _nrt=False)
-def _step_toward(state, seat, target, can_take, avoid_pickups):
+#
+# Compiled into the engine's loops (forceinline, through ``heuristics``): the
+# default player, nearest, and its step; a call per turn costs a nearest game
+# about 5%.  The other heuristics stay calls (forceinline=False; their games
+# still run at the previous kernel's speed): the switch is compiled again into
+# every loop that asks a player (a game, a playout, the search and its menu),
+# and inlining all four there cost ~6 s more of a cold compile.
+@njit(cache=True, _nrt=False, forceinline=True)
+def _step_toward(st, seat, target, can_take, avoid_pickups):
     """One step toward ``target``: the first free neighbour that is closer (with
     ``avoid_pickups``, one where no citizen would board, if there is one); when
     every closer field is taken by a taxi, a free neighbour as far as here, else
     any free neighbour: giving way breaks the jam of two taxis that each want the
     other's field.  Staying only on the target itself or when boxed in."""
-    here = state.taxi[seat]
-    if target == here and may_stay(state, seat):
+    here = taxi(st, seat)
+    if target == here and may_stay(st, seat):
         return here
-    d0 = state.dist[here, target]
+    d0 = dist(st, here, target)
     closer_with_pickup = -1
     sidestep = -1
     any_free = -1
-    for j in range(state.degree[here]):
-        f = state.neighbours[here, j]
-        if state.taxi_at[f] >= 0:
+    for j in range(degree(st, here)):
+        f = neighbour(st, here, j)
+        if taxi_at(st, f) >= 0:
             continue
         if any_free < 0:
             any_free = f
-        d = state.dist[f, target]
+        d = dist(st, f, target)
         if d < d0:
-            if avoid_pickups and can_take and state.waiting_at[f] >= 0:
+            if avoid_pickups and can_take and waiting_at(st, f) >= 0:
                 if closer_with_pickup < 0:
                     closer_with_pickup = f
             else:
@@ -126,94 +133,97 @@ def _step_toward(state, seat, target, can_take, avoid_pickups):
     return here
 
 
-@njit(cache=True, _nrt=False)
-def nearest(seat, state, rng):
+@njit(cache=True, _nrt=False, forceinline=True)
+def nearest(kind, seat, subject, st):
     """Heads for the nearest job: a passenger's destination or a citizen it may take."""
-    here = state.taxi[seat]
-    can_take = may_take(state, seat)
+    here = taxi(st, seat)
+    can_take = may_take(st, seat)
     target = here
     best = _FAR
-    for i in range(state.n_aboard[seat]):
-        f = state.dest[state.aboard[seat, i]]
-        d = state.dist[here, f]
+    for i in range(n_aboard(st, seat)):
+        f = dest(st, aboard(st, seat, i))
+        d = dist(st, here, f)
         if d < best:
             best = d
             target = f
     if can_take:
-        for i in range(state.counters[C_WAITING]):
-            f = state.origin[state.waiting[i]]
-            d = state.dist[here, f]
+        for i in range(n_waiting(st)):
+            f = origin(st, waiting(st, i))
+            d = dist(st, here, f)
             if d < best:
                 best = d
                 target = f
-    return _step_toward(state, seat, target, can_take, False)
+    return _step_toward(st, seat, target, can_take, False)
 
 
-@njit(cache=True, _nrt=False)
-def best_fare(seat, state, rng):
+@njit(cache=True, _nrt=False, forceinline=False)
+def best_fare(kind, seat, subject, st):
     """Goes for the best fare per step: a passenger's fare over the steps to its
     destination, a citizen's fare over the steps to it plus its ride."""
-    here = state.taxi[seat]
-    can_take = may_take(state, seat)
+    here = taxi(st, seat)
+    can_take = may_take(st, seat)
     target = here
     best_fare_ = 0
     best_steps = 1
-    for i in range(state.n_aboard[seat]):
-        c = state.aboard[seat, i]
-        f = state.dest[c]
-        fare = state.fare[c]
-        steps = state.dist[here, f]
-        if fare * best_steps > best_fare_ * steps:
-            best_fare_ = fare
+    for i in range(n_aboard(st, seat)):
+        c = aboard(st, seat, i)
+        f = dest(st, c)
+        pays = fare(st, c)
+        steps = dist(st, here, f)
+        if pays * best_steps > best_fare_ * steps:
+            best_fare_ = pays
             best_steps = steps
             target = f
     if can_take:
-        for i in range(state.counters[C_WAITING]):
-            c = state.waiting[i]
-            f = state.origin[c]
-            fare = state.fare[c]
-            steps = state.dist[here, f] + fare
-            if fare * best_steps > best_fare_ * steps:
-                best_fare_ = fare
+        for i in range(n_waiting(st)):
+            c = waiting(st, i)
+            f = origin(st, c)
+            pays = fare(st, c)
+            steps = dist(st, here, f) + pays
+            if pays * best_steps > best_fare_ * steps:
+                best_fare_ = pays
                 best_steps = steps
                 target = f
-    return _step_toward(state, seat, target, can_take, False)
+    return _step_toward(st, seat, target, can_take, False)
 
 
-@njit(cache=True, _nrt=False)
-def courier(seat, state, rng):
+@njit(cache=True, _nrt=False, forceinline=False)
+def courier(kind, seat, subject, st):
     """Delivers before taking more: with passengers aboard it drives to the nearest
     destination avoiding citizens on the way; empty, it fetches the highest fare."""
-    here = state.taxi[seat]
+    here = taxi(st, seat)
     target = here
-    n = state.n_aboard[seat]
+    n = n_aboard(st, seat)
     if n > 0:
         best = _FAR
         for i in range(n):
-            f = state.dest[state.aboard[seat, i]]
-            d = state.dist[here, f]
+            f = dest(st, aboard(st, seat, i))
+            d = dist(st, here, f)
             if d < best:
                 best = d
                 target = f
     else:
         best_fare_ = -1
         best_steps = _FAR
-        for i in range(state.counters[C_WAITING]):
-            c = state.waiting[i]
-            f = state.origin[c]
-            fare = state.fare[c]
-            steps = state.dist[here, f]
-            if fare > best_fare_ or (fare == best_fare_ and steps < best_steps):
-                best_fare_ = fare
+        for i in range(n_waiting(st)):
+            c = waiting(st, i)
+            f = origin(st, c)
+            pays = fare(st, c)
+            steps = dist(st, here, f)
+            if pays > best_fare_ or (pays == best_fare_ and steps < best_steps):
+                best_fare_ = pays
                 best_steps = steps
                 target = f
-    return _step_toward(state, seat, target, may_take(state, seat), n > 0)
+    return _step_toward(st, seat, target, may_take(st, seat), n > 0)
 
 
-# Order = the built-in player index used by builtin_policy.
+# Order = the built-in player index of ``heuristics`` (mc comes after them).
 PLAYERS: tuple[PlayerInfo, ...] = (
     PlayerInfo(
-        "random", "drives to a uniformly random legal field (or stays)", random_player
+        "random",
+        "drives to a uniformly random legal field (or stays)",
+        random_player,
+        stochastic=True,
     ),
     PlayerInfo(
         "nearest",
@@ -233,13 +243,13 @@ PLAYERS: tuple[PlayerInfo, ...] = (
 )
 
 
-@njit(cache=True, _nrt=False)
-def builtin_policy(index, seat, state, rng):
-    """The built-in player ``PLAYERS[index]`` (a compiled switch, cached)."""
-    if index == 0:
-        return random_player(seat, state, rng)
+@njit(cache=True, _nrt=False, forceinline=True)
+def heuristics(index, kind, seat, subject, st):
+    """The built-in heuristic ``PLAYERS[index]`` (a compiled switch)."""
     if index == 1:
-        return nearest(seat, state, rng)
+        return nearest(kind, seat, subject, st)
+    if index == 0:
+        return random_player(kind, seat, subject, st)
     if index == 2:
-        return best_fare(seat, state, rng)
-    return courier(seat, state, rng)
+        return best_fare(kind, seat, subject, st)
+    return courier(kind, seat, subject, st)

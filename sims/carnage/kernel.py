@@ -1,86 +1,61 @@
-"""Carnage's rules as a compiled kernel (rulebook: ../shared/seeds/000_898c1d9018ac3fe3.txt).
+"""Carnage's rules as a state machine for balance.engine (rulebook:
+../shared/seeds/000_898c1d9018ac3fe3.txt; the readings: RULES.md).
 
-Every rule of issue 2 lives here once; simulation and traces run the same code
-(recording on or off).  The readings of the rulebook are in ``RULES.md``.
+Every rule lives here once; simulation, traces, hand-built positions and the
+search player's playouts run the same code (recording on or off).  The state
+layout is state.py's.
 
-A turn, as :func:`play_turn` plays it::
+A turn, as :func:`advance` and :func:`apply` play it::
 
     turn event -> stuck? (lose, then the end-of-turn checks)
     for each car owned at the start of the turn, in fleet order:
-        offer a buy; then the car's actions, one decision at a time
-        (drop / take / move, each at most once, in any order; a drop's spawn
-        rolls come right after it)
+        offer a buy (KIND_BUY); then the car's actions, one decision
+        (KIND_CAR) at a time: drop / take / move, each at most once, in any
+        order; a drop's spawn rolls come right after it
     offer a buy -> turn_end spawn roll -> upkeep -> bankrupt? (lose)
     end-of-turn checks: last standing, gridlock, turn limit
 
-State: ONE flat ``int64`` array per game in play (``st``), laid out below.
-Why not a namedtuple of arrays: numba increfs every array argument of a call
-and, with more than one array argument, LLVM's tail merging defeats numba's
-refcount pruning, so every call costs two atomic operations per array.  A
-27-array namedtuple measured 700 ns per helper call; one array is pruned to
-almost nothing, and the unmanaged view of it that play_game passes down
-(:func:`_unmanaged`) to exactly nothing.  Hence every compiled function here
-and every player takes ``st`` (plus scalars) and nothing else; the game's
-random stream lives in ``st`` too.
+The turn's progress lives in the state (PHASE, CAR, OFFERING, N_START), never
+in Python locals across a decision, so a search may copy the state in the
+middle of a turn and play on from there.  An illegal answer ends the car's
+actions (after a buy offer: no buy), so no player can break a rule.
 
-Layout (slots; "x4" = one per seat, seats 0..3; car c of seat p at p*8+c).
-Set once per block of games:
-
-    header     N_SEATS, N_STREETS, EVENT_ROWS, the offsets of the board-sized
-               regions (*_AT), and the per-game counters below
-    PARAMS     rule parameters, params.P_* order
-    RNG        the game's xoroshiro128+ state (2 slots, read as uint64)
-    SEATING    x4: player index of each seat (set per game)
-    HQ         x4: HQ street of each seat
-    CARDS      16 spawn cards: origin at 2j, destination at 2j+1
-
-Per game (zeroed, or set, by reset_game):
-
-    header     TURN, SEAT, N_ALIVE, N_WAITING, N_FREE, STREAK, WINNER,
-               END_REASON, N_EVENTS, RECORD, SCRIPT_POS (SCRIPT_LEN: by tests)
-    MONEY, DELIVERED, ALIVE (1/0), N_CARS (0 once out)               x4 each
-    CAR_STREET (-1: no car), CAR_BOUGHT (turn; 0 = setup),
-    CAR_USED (USED_* bits this turn), CAR_LOAD                  x32 each (p*8+c)
-    PASSENGERS token ids at (p*8+c)*8 + i for i < load
-    TOKEN_STATUS (TOKEN_*), TOKEN_ORIGIN, TOKEN_DEST, TOKEN_FARE
-    (fare_per_block x blocks), TOKEN_STREET (where it waits)         x64 each
-    WAITING    ids of the waiting commuters, first st[N_WAITING] entries
-    MEMORY_AT  16 slots per seat (seat*16 + i): a player's scratch
-    SCRIPT     forced random draws for hand-traced tests (see random_below)
-
-Board-sized regions, at offsets kept in the header (N = streets):
-
-    STREET_CAR_AT      car on the street as seat*8 + car, or -1      N  (per game)
-    STREET_WAITING_AT  commuters waiting on the street               N  (per game)
-    N_NEIGHBOURS_AT    how many neighbours                           N
-    NEIGHBOURS_AT      street*6 + k, padded with -1                  6N
-    DIST_AT            a*N + b: blocks between streets a and b       N*N
-    EVENTS_AT          trace rows, EVENT_WIDTH slots each (EV_* below)
-
-Nothing is allocated per game or per turn: a block of games reuses one state.
+Nothing is allocated per game or per turn; constants passed to compiled calls
+are numpy scalars (numba types an int global as a literal and would compile
+the callee once per value).  ``advance`` and ``apply``, with the turn's start
+and end, are inlined into the engine's loops (``inline="always"``: numba
+inlines them in its own IR), and so is ``players.heuristics``: each of these
+as a call per decision or turn cost 4-6% of the games/s (one thread, default
+players; measured when the kernel moved onto balance.engine).
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
-from types import FunctionType, ModuleType
-
 import numpy as np
-from numba import carray, njit, prange, types
-from numba.core import cgutils
-from numba.core import config as numba_config
-from numba.extending import intrinsic
+from numba import njit
 
-from balance.parallel import batch_size, claim, new_counter
-from balance.rng import rng_below, rng_seed
+from balance.engine import compile_kernel
+from balance.state import (
+    DECISION,
+    END_REASON,
+    N_SEATS,
+    RECORD,
+    SEAT,
+    TURN,
+    VALUE_SCALE,
+    WINNER,
+    ask,
+    draw_below,
+    end_game,
+    event,
+)
+from sims.carnage import players
 from sims.carnage.params import (
-    N_PARAMS,
     P_CAR_CAPACITY,
     P_CAR_COST,
     P_COMMUTER_TOKENS,
     P_FARE_PER_BLOCK,
     P_GRIDLOCK_LIMIT,
-    P_MAX_CARS,
     P_MAX_TURNS,
     P_SPAWN_ON_DROP,
     P_SPAWN_ON_TURN_END,
@@ -89,321 +64,98 @@ from sims.carnage.params import (
     P_WIN_CARS,
     P_WIN_DELIVERIES,
 )
+from sims.carnage.state import (
+    ACT_DONE,
+    ACT_DROP,
+    ACT_MOVE,
+    ACT_TAKE,
+    ALIVE,
+    CAR,
+    CAR_BOUGHT,
+    CAR_LOAD,
+    CAR_STREET,
+    CAR_USED,
+    CARDS,
+    CAUSE_DROP,
+    CAUSE_SETUP,
+    CAUSE_TURN_END,
+    DELIVERED,
+    EV_BUY,
+    EV_DROP,
+    EV_END,
+    EV_LOSE,
+    EV_MOVE,
+    EV_SPAWN,
+    EV_TAKE,
+    EV_TURN,
+    EV_UPKEEP,
+    HQ,
+    KIND_BUY,
+    KIND_CAR,
+    LOSE_BANKRUPT,
+    LOSE_STUCK,
+    MAX_CAPACITY,
+    MAX_CARS,
+    MAX_PLAYERS,
+    MAX_TOKENS,
+    MONEY,
+    N_ALIVE,
+    N_CARDS,
+    N_CARS,
+    N_FREE,
+    N_START,
+    N_STREETS,
+    N_WAITING,
+    OFFERING,
+    PARAMS,
+    PASSENGERS,
+    PHASE,
+    PHASE_ACT,
+    PHASE_SETUP,
+    PHASE_TURN,
+    STREAK,
+    STREET_CAR_AT,
+    STREET_WAITING_AT,
+    TOKEN_DEST,
+    TOKEN_FARE,
+    TOKEN_FREE,
+    TOKEN_ORIGIN,
+    TOKEN_RIDING,
+    TOKEN_STATUS,
+    TOKEN_STREET,
+    TOKEN_WAITING,
+    USED_DROP,
+    USED_MOVE,
+    USED_TAKE,
+    WAITING,
+    can_buy,
+    can_drop,
+    can_move,
+    can_take,
+    car_can_move_now,
+    dist,
+    has_option,
+    n_neighbours,
+    neighbour,
+)
 
-# Strides: the parameter ranges' maxima (params.py), so the layout is fixed.
-MAX_SEATS = 4
-MAX_CARS = 8
-MAX_CAPACITY = 8
-MAX_TOKENS = 64  # commuter_tokens <= 63: a trace row holds commuters as a bit mask
-N_CARDS = 16
-MEMORY = 16
-MAX_SCRIPT = 64
-MAX_NEIGHBOURS = 6
-EVENT_WIDTH = 8
-
-_layout_end = 0
-
-
-def _region(size: int) -> int:
-    global _layout_end
-    at = _layout_end
-    _layout_end += size
-    return at
-
-
-# header
-TURN = _region(1)  # player turns begun (the current turn's number during a turn)
-SEAT = _region(1)  # seat whose turn it is (-1 before the first turn)
-N_SEATS = _region(1)
-N_ALIVE = _region(1)
-N_WAITING = _region(1)  # commuters waiting on streets (not in cars)
-N_FREE = _region(1)  # free commuter tokens
-STREAK = _region(1)  # consecutive turn ends with more than gridlock_limit waiting
-WINNER = _region(1)  # winning seat or -1
-END_REASON = _region(1)  # END_* or -1 while the game goes on
-N_EVENTS = _region(
-    1
-)  # trace rows written (may pass EVENT_ROWS: overflow, detected after)
-RECORD = _region(1)  # 1: write trace rows
-SCRIPT_POS = _region(1)  # next forced draw
-SCRIPT_LEN = _region(1)  # forced draws available (0 in simulation)
-N_STREETS = _region(1)
-EVENT_ROWS = _region(1)  # rows in the trace region, the last one a sink
-STREET_CAR_AT = _region(1)
-STREET_WAITING_AT = _region(1)
-N_NEIGHBOURS_AT = _region(1)
-NEIGHBOURS_AT = _region(1)
-DIST_AT = _region(1)
-EVENTS_AT = _region(1)
-_region(32 - _layout_end)  # header padding
-PARAMS = _region(16)
-RNG = _region(2)
-SEATING = _region(MAX_SEATS)
-HQ = _region(MAX_SEATS)
-CARDS = _region(2 * N_CARDS)
-GAME = _layout_end  # from here to GAME_END: zeroed at every game's start
-MONEY = _region(MAX_SEATS)
-DELIVERED = _region(MAX_SEATS)
-ALIVE = _region(MAX_SEATS)
-N_CARS = _region(MAX_SEATS)
-CAR_STREET = _region(MAX_SEATS * MAX_CARS)
-CAR_BOUGHT = _region(MAX_SEATS * MAX_CARS)
-CAR_USED = _region(MAX_SEATS * MAX_CARS)
-CAR_LOAD = _region(MAX_SEATS * MAX_CARS)
-PASSENGERS = _region(MAX_SEATS * MAX_CARS * MAX_CAPACITY)
-TOKEN_STATUS = _region(MAX_TOKENS)
-TOKEN_ORIGIN = _region(MAX_TOKENS)
-TOKEN_DEST = _region(MAX_TOKENS)
-TOKEN_FARE = _region(MAX_TOKENS)
-TOKEN_STREET = _region(MAX_TOKENS)
-WAITING = _region(MAX_TOKENS)
-MEMORY_AT = _region(MAX_SEATS * MEMORY)
-GAME_END = _layout_end
-SCRIPT = _region(MAX_SCRIPT)
-BOARD = _layout_end  # board-sized regions start here
-assert N_PARAMS <= 16
-
-# Constants passed as arguments to compiled calls are np.int64, not int: numba
-# types an int global as Literal[int] and compiles the callee once per value.
 NO_WINNER = np.int64(-1)
 D6 = np.int64(6)
-RECORD_OFF = np.bool_(False)
-RECORD_ON = np.bool_(True)
+CARDS_IN_DECK = np.int64(N_CARDS)
 
-# End reasons, in GameSpec.end_reasons order.
+# End reasons, in SPEC.end_reasons order.
 END_DELIVERIES = np.int64(0)
 END_CARS = np.int64(1)
 END_LAST_STANDING = np.int64(2)
 END_GRIDLOCK = np.int64(3)
 END_TURN_LIMIT = np.int64(4)
-END_REASONS = ("deliveries", "cars", "last_standing", "gridlock", "turn_limit")
-
-TOKEN_FREE = 0
-TOKEN_WAITING = 1
-TOKEN_RIDING = 2
-
-USED_DROP = 1
-USED_TAKE = 2
-USED_MOVE = 4
-
-# Player decisions: policy(kind, seat, car, st) -> int (players.py).
-KIND_BUY = np.int64(
-    0
-)  # buy a car now? 1 = yes, anything else = no (asked only when legal)
-KIND_CAR = np.int64(
-    1
-)  # next action of car `car` (asked while it has a legal unused action)
-ACT_DONE = np.int64(0)  # this car does nothing more this turn
-ACT_DROP = np.int64(1)  # drop every passenger bound for this street
-ACT_TAKE = np.int64(
-    2
-)  # take the commuters waiting here, longest rides first, up to free seats
-ACT_MOVE = np.int64(3)  # ACT_MOVE + k: move to neighbour(st, street, k), k = 0..5
-# Any other or illegal answer ends the car's actions (as ACT_DONE).
-
-# Spawn causes and loss reasons as stored in trace rows.
-CAUSE_SETUP = np.int64(0)
-CAUSE_DROP = np.int64(1)
-CAUSE_TURN_END = np.int64(2)
-LOSE_STUCK = np.int64(0)
-LOSE_BANKRUPT = np.int64(1)
-
-# Trace rows: row[0] = EV_*, row[1] = turn, then (row[2..7]):
-#   EV_SPAWN   cause, roll (-1 = null), spawned (1/0), card, commuter
-#   EV_TURN    seat
-#   EV_BUY     seat, car, street, cost
-#   EV_DROP    seat, car, street, commuters (bit mask of token ids)
-#   EV_MOVE    seat, car, from, to
-#   EV_TAKE    seat, car, street, commuters (bit mask), fare
-#   EV_UPKEEP  seat, paid, money after
-#   EV_LOSE    seat, LOSE_*
-#   EV_END     winner (-1 = none), END_*   (money/delivered/cars: the final state)
-EV_SPAWN = np.int64(1)
-EV_TURN = np.int64(2)
-EV_BUY = np.int64(3)
-EV_DROP = np.int64(4)
-EV_MOVE = np.int64(5)
-EV_TAKE = np.int64(6)
-EV_UPKEEP = np.int64(7)
-EV_LOSE = np.int64(8)
-EV_END = np.int64(9)
-
-
-def event_rows_bound(params: np.ndarray) -> int:
-    """Most trace rows one game can write (sizes the trace region)."""
-    per_car = 4 + int(params[P_CAR_CAPACITY])  # buy offer, drop, its spawns, move, take
-    per_turn = (
-        6 + int(params[P_MAX_CARS]) * per_car
-    )  # turn, buy, spawn, upkeep, lose, end
-    return 4 + int(params[P_MAX_TURNS]) * per_turn
-
-
-def state_size(n_streets: int, n_event_rows: int) -> int:
-    return (
-        BOARD
-        + n_streets * (3 + MAX_NEIGHBOURS + n_streets)
-        + n_event_rows * EVENT_WIDTH
-    )
-
-
-# --------------------------------------------------------------------------- board access
-@njit(cache=True)
-def dist(st, a, b):
-    """Blocks between streets ``a`` and ``b`` (shortest path)."""
-    return st[st[DIST_AT] + a * st[N_STREETS] + b]
-
-
-@njit(cache=True)
-def n_neighbours(st, street):
-    return st[st[N_NEIGHBOURS_AT] + street]
-
-
-@njit(cache=True)
-def neighbour(st, street, k):
-    """The ``k``-th street next to ``street`` (k < n_neighbours)."""
-    return st[st[NEIGHBOURS_AT] + street * MAX_NEIGHBOURS + k]
-
-
-@njit(cache=True)
-def street_car(st, street):
-    """The car on ``street`` as seat * MAX_CARS + car, or -1."""
-    return st[st[STREET_CAR_AT] + street]
-
-
-@njit(cache=True)
-def street_waiting(st, street):
-    """Commuters waiting on ``street``."""
-    return st[st[STREET_WAITING_AT] + street]
-
-
-@njit(cache=True)
-def random_below(st, n):
-    """A uniform integer in [0, n) from the game's stream (players may use it);
-    in hand-traced tests, the next forced value while any is left."""
-    if st[SCRIPT_POS] < st[SCRIPT_LEN]:
-        v = st[SCRIPT + st[SCRIPT_POS]]
-        st[SCRIPT_POS] += 1
-        return v
-    return rng_below(st[RNG : RNG + 2].view(np.uint64), n)
-
-
-# --------------------------------------------------------------------------- state
-@intrinsic
-def _address_as_pointer(typingctx, address):
-    """The integer ``address`` as a ``void*`` (for numba.carray)."""
-
-    def codegen(context, builder, signature, args):
-        return builder.inttoptr(args[0], cgutils.voidptr_t)
-
-    return types.voidptr(types.uintp), codegen
-
-
-@njit(cache=True)
-def _unmanaged(st):
-    """``st`` seen through an array without a reference count (numba.carray on
-    its address).  Even one array argument leaves a few atomic incref/decref
-    pairs per call that numba cannot prune; on an array without a meminfo they
-    are a null test (measured: 73k -> 110k games per second and core).  The
-    caller keeps ``st`` alive while the view is used."""
-    return carray(_address_as_pointer(st.ctypes.data), st.shape[0], np.int64)
-
-
-if numba_config.DISABLE_JIT:  # pure Python (coverage, the speed baseline): no pointers
-
-    def _unmanaged(st):
-        return st
-
-
-@njit(cache=True)
-def new_state(neighbours, n_nbrs, distances, hq, cards, params, n_seats, n_event_rows):
-    """A state for ``n_seats`` players on this board (once per block of games)."""
-    n = neighbours.shape[0]
-    st = np.zeros(
-        BOARD + n * (3 + MAX_NEIGHBOURS + n) + n_event_rows * EVENT_WIDTH, np.int64
-    )
-    init_state(
-        st, neighbours, n_nbrs, distances, hq, cards, params, n_seats, n_event_rows
-    )
-    return st
-
-
-@njit(cache=True)
-def init_state(
-    st, neighbours, n_nbrs, distances, hq, cards, params, n_seats, n_event_rows
-):
-    """Fill a zeroed ``st`` of state_size(streets, n_event_rows) slots: header,
-    rules, HQs, cards and the board (new_state; the GPU kernel's local state)."""
-    n = neighbours.shape[0]
-    st[N_SEATS] = n_seats
-    st[N_STREETS] = n
-    st[EVENT_ROWS] = n_event_rows
-    st[STREET_CAR_AT] = BOARD
-    st[STREET_WAITING_AT] = BOARD + n
-    st[N_NEIGHBOURS_AT] = BOARD + 2 * n
-    st[NEIGHBOURS_AT] = BOARD + 3 * n
-    st[DIST_AT] = BOARD + (3 + MAX_NEIGHBOURS) * n
-    st[EVENTS_AT] = BOARD + (3 + MAX_NEIGHBOURS + n) * n
-    for i in range(params.shape[0]):
-        st[PARAMS + i] = params[i]
-    for seat in range(n_seats):
-        st[HQ + seat] = hq[seat]
-    for j in range(N_CARDS):
-        st[CARDS + 2 * j] = cards[j, 0]
-        st[CARDS + 2 * j + 1] = cards[j, 1]
-    for s in range(n):
-        st[st[N_NEIGHBOURS_AT] + s] = n_nbrs[s]
-        for k in range(MAX_NEIGHBOURS):
-            st[st[NEIGHBOURS_AT] + s * MAX_NEIGHBOURS + k] = neighbours[s, k]
-        for t in range(n):
-            st[st[DIST_AT] + s * n + t] = distances[s, t]
-
-
-@njit(cache=True)
-def reset_game(st, seating, record):
-    """Empty board, start money, no commuters, no trace: the state before setup."""
-    n_seats = st[N_SEATS]
-    st[GAME:GAME_END] = 0
-    st[CAR_STREET : CAR_STREET + MAX_SEATS * MAX_CARS] = -1
-    n = st[N_STREETS]
-    st[st[STREET_CAR_AT] : st[STREET_CAR_AT] + n] = -1
-    st[st[STREET_WAITING_AT] : st[STREET_WAITING_AT] + n] = 0
-    st[TURN] = 0
-    st[SEAT] = -1
-    st[N_ALIVE] = n_seats
-    st[N_WAITING] = 0
-    st[N_FREE] = st[PARAMS + P_COMMUTER_TOKENS]
-    st[STREAK] = 0
-    st[WINNER] = -1
-    st[END_REASON] = -1
-    st[N_EVENTS] = 0
-    st[RECORD] = 1 if record else 0
-    st[SCRIPT_POS] = 0
-    for seat in range(n_seats):
-        st[SEATING + seat] = seating[seat]
-        st[MONEY + seat] = st[PARAMS + P_START_MONEY]
-        st[ALIVE + seat] = 1
-
-
-@njit(cache=True)
-def _event(st, kind):
-    """Index of the next trace row, zeroed, kind and turn filled in; the caller
-    fills row slots 2..7.  Past the region's end rows go to its last row (a
-    sink) and the count still grows, so an overflow is detected afterwards."""
-    i = st[N_EVENTS]
-    st[N_EVENTS] = i + 1
-    at = st[EVENTS_AT] + min(i, st[EVENT_ROWS] - 1) * EVENT_WIDTH
-    st[at : at + EVENT_WIDTH] = 0
-    st[at] = kind
-    st[at + 1] = st[TURN]
-    return at
 
 
 @njit(cache=True)
 def _end(st, reason, winner):
-    st[END_REASON] = reason
-    st[WINNER] = winner
+    end_game(st, reason, winner)
     if st[RECORD]:
-        at = _event(st, EV_END)
+        at = event(st, EV_END)
         st[at + 2] = winner
         st[at + 3] = reason
 
@@ -416,12 +168,12 @@ def _spawn(st, cause, chance):
     roll = -1
     hit = True
     if cause != CAUSE_SETUP:
-        roll = random_below(st, D6) + 1
+        roll = draw_below(st, D6) + 1
         hit = roll <= chance
     card = -1
     token = -1
     if hit and st[N_FREE] > 0:
-        card = random_below(st, np.int64(N_CARDS))
+        card = draw_below(st, CARDS_IN_DECK)
         for k in range(MAX_TOKENS):
             if st[TOKEN_STATUS + k] == TOKEN_FREE:
                 token = k
@@ -438,7 +190,7 @@ def _spawn(st, cause, chance):
         st[N_FREE] -= 1
         st[st[STREET_WAITING_AT] + origin] += 1
     if st[RECORD]:
-        at = _event(st, EV_SPAWN)
+        at = event(st, EV_SPAWN)
         st[at + 2] = cause
         st[at + 3] = roll
         st[at + 4] = 1 if token >= 0 else 0
@@ -447,8 +199,26 @@ def _spawn(st, cause, chance):
 
 
 @njit(cache=True)
+def empty_city(st):
+    """The table before setup: no car on the board, every commuter token free,
+    each seat in the game with its start money (the rest of the dynamic span is
+    zero).  Hand-built positions start from here too."""
+    n_seats = st[N_SEATS]
+    st[CAR_STREET : CAR_STREET + MAX_PLAYERS * MAX_CARS] = -1
+    at = st[STREET_CAR_AT]
+    st[at : at + st[N_STREETS]] = -1
+    st[N_ALIVE] = n_seats
+    st[N_FREE] = st[PARAMS + P_COMMUTER_TOKENS]
+    for seat in range(n_seats):
+        st[MONEY + seat] = st[PARAMS + P_START_MONEY]
+        st[ALIVE + seat] = 1
+    st[PHASE] = PHASE_TURN
+
+
+@njit(cache=True)
 def setup(st):
     """Each seat's car on its HQ; 2 commuters spawn without a roll."""
+    empty_city(st)
     for seat in range(st[N_SEATS]):
         street = st[HQ + seat]
         st[CAR_STREET + seat * MAX_CARS] = street
@@ -457,72 +227,6 @@ def setup(st):
         st[N_CARS + seat] = 1
     for _ in range(2):
         _spawn(st, CAUSE_SETUP, D6)
-
-
-@njit(cache=True)
-def can_buy(st, seat):
-    """Money >= car_cost, fewer than max_cars, and no car on the HQ street."""
-    return (
-        st[MONEY + seat] >= st[PARAMS + P_CAR_COST]
-        and st[N_CARS + seat] < st[PARAMS + P_MAX_CARS]
-        and street_car(st, st[HQ + seat]) < 0
-    )
-
-
-@njit(cache=True)
-def can_drop(st, seat, car):
-    """Drop unused this turn and a passenger bound for the car's street."""
-    c = seat * MAX_CARS + car
-    if st[CAR_USED + c] & USED_DROP:
-        return False
-    street = st[CAR_STREET + c]
-    for i in range(st[CAR_LOAD + c]):
-        if st[TOKEN_DEST + st[PASSENGERS + c * MAX_CAPACITY + i]] == street:
-            return True
-    return False
-
-
-@njit(cache=True)
-def can_take(st, seat, car):
-    """Take unused this turn, a free seat and a commuter waiting on the street."""
-    c = seat * MAX_CARS + car
-    if st[CAR_USED + c] & USED_TAKE:
-        return False
-    return (
-        st[CAR_LOAD + c] < st[PARAMS + P_CAR_CAPACITY]
-        and street_waiting(st, st[CAR_STREET + c]) > 0
-    )
-
-
-@njit(cache=True)
-def can_move(st, seat, car, k):
-    """Move unused this turn and neighbour slot ``k`` is a street with no car."""
-    c = seat * MAX_CARS + car
-    if st[CAR_USED + c] & USED_MOVE:
-        return False
-    street = st[CAR_STREET + c]
-    if k < 0 or k >= n_neighbours(st, street):
-        return False
-    return street_car(st, neighbour(st, street, k)) < 0
-
-
-@njit(cache=True)
-def car_can_move_now(st, seat, car):
-    """Some neighbour street has no car (the stuck test; 'used' not considered)."""
-    street = st[CAR_STREET + seat * MAX_CARS + car]
-    for k in range(n_neighbours(st, street)):
-        if street_car(st, neighbour(st, street, k)) < 0:
-            return True
-    return False
-
-
-@njit(cache=True)
-def _has_option(st, seat, car):
-    if can_drop(st, seat, car) or can_take(st, seat, car):
-        return True
-    if st[CAR_USED + seat * MAX_CARS + car] & USED_MOVE:
-        return False
-    return car_can_move_now(st, seat, car)
 
 
 @njit(cache=True)
@@ -540,7 +244,7 @@ def _buy(st, seat):
     st[MONEY + seat] -= cost
     st[N_CARS + seat] = car + 1
     if st[RECORD]:
-        at = _event(st, EV_BUY)
+        at = event(st, EV_BUY)
         st[at + 2] = seat
         st[at + 3] = car
         st[at + 4] = street
@@ -572,7 +276,7 @@ def _drop(st, seat, car):
     st[N_FREE] += count
     st[DELIVERED + seat] += count
     if st[RECORD]:
-        at = _event(st, EV_DROP)
+        at = event(st, EV_DROP)
         st[at + 2] = seat
         st[at + 3] = car
         st[at + 4] = street
@@ -619,7 +323,7 @@ def _take(st, seat, car):
         fare += st[TOKEN_FARE + best]
     st[MONEY + seat] += fare
     if st[RECORD]:
-        at = _event(st, EV_TAKE)
+        at = event(st, EV_TAKE)
         st[at + 2] = seat
         st[at + 3] = car
         st[at + 4] = street
@@ -637,7 +341,7 @@ def _move(st, seat, car, k):
     st[st[STREET_CAR_AT] + to] = c
     st[CAR_STREET + c] = to
     if st[RECORD]:
-        at = _event(st, EV_MOVE)
+        at = event(st, EV_MOVE)
         st[at + 2] = seat
         st[at + 3] = car
         st[at + 4] = origin
@@ -661,7 +365,7 @@ def _lose(st, seat, reason):
         st[CAR_LOAD + c] = 0
     st[N_CARS + seat] = 0
     if st[RECORD]:
-        at = _event(st, EV_LOSE)
+        at = event(st, EV_LOSE)
         st[at + 2] = seat
         st[at + 3] = reason
 
@@ -685,15 +389,10 @@ def _end_of_turn_checks(st, turn):
         _end(st, END_TURN_LIMIT, NO_WINNER)
 
 
-@njit(cache=True)
-def play_turn(st):
-    """One player turn (the next seat still in the game).
-
-    The player is asked through one call site (a smaller compiled kernel): a
-    buy offer before each car acts and once after the last car, and between
-    offers the car's actions one decision at a time.  An illegal answer ends
-    the car's actions (after a buy offer: no buy), so no player breaks a rule.
-    """
+@njit(cache=True, inline="always")
+def _begin_turn(st):
+    """The next seat still in the game begins a turn: True if it plays it, False
+    if it was stuck (it lost, and the end-of-turn checks have run)."""
     n_seats = st[N_SEATS]
     turn = st[TURN] + 1
     st[TURN] = turn
@@ -704,7 +403,7 @@ def play_turn(st):
             break
     st[SEAT] = seat
     if st[RECORD]:
-        at = _event(st, EV_TURN)
+        at = event(st, EV_TURN)
         st[at + 2] = seat
     n_start = st[N_CARS + seat]  # cars bought this turn come after these and never act
     stuck = True
@@ -715,47 +414,21 @@ def play_turn(st):
     if stuck:
         _lose(st, seat, LOSE_STUCK)
         _end_of_turn_checks(st, turn)
-        return
-    player = st[SEATING + seat]
-    car = 0  # the car acting next
-    offering = True  # a buy offer comes before each car and after the last
-    while True:
-        if offering:
-            if not can_buy(st, seat):
-                if car == n_start:
-                    break
-                offering = False
-                continue
-            kind = KIND_BUY
-            subject = st[N_CARS + seat]
-        else:
-            if not _has_option(st, seat, car):
-                car += 1
-                offering = True
-                continue
-            kind = KIND_CAR
-            subject = np.int64(car)
-        answer = _players.builtin_policy(player, kind, seat, subject, st)
-        if offering:
-            if answer == 1:
-                _buy(st, seat)
-                if st[END_REASON] >= 0:
-                    return
-            elif car == n_start:
-                break
-            else:
-                offering = False
-        elif answer == ACT_DROP and can_drop(st, seat, car):
-            _drop(st, seat, car)
-            if st[END_REASON] >= 0:
-                return
-        elif answer == ACT_TAKE and can_take(st, seat, car):
-            _take(st, seat, car)
-        elif answer >= ACT_MOVE and can_move(st, seat, car, answer - ACT_MOVE):
-            _move(st, seat, car, answer - ACT_MOVE)
-        else:
-            car += 1
-            offering = True
+        return False
+    st[N_START] = n_start
+    st[CAR] = 0
+    st[OFFERING] = 1
+    st[PHASE] = PHASE_ACT
+    return True
+
+
+@njit(cache=True, inline="always")
+def _end_turn(st):
+    """After the last buy offer: the turn_end spawn roll, upkeep, bankruptcy and
+    the end-of-turn checks; the next turn is to begin."""
+    seat = st[SEAT]
+    turn = st[TURN]
+    st[PHASE] = PHASE_TURN
     _spawn(st, CAUSE_TURN_END, st[PARAMS + P_SPAWN_ON_TURN_END])
     paying = 0
     for car in range(st[N_CARS + seat]):
@@ -764,7 +437,7 @@ def play_turn(st):
     paid = st[PARAMS + P_UPKEEP_PER_CAR] * paying
     st[MONEY + seat] -= paid
     if st[RECORD]:
-        at = _event(st, EV_UPKEEP)
+        at = event(st, EV_UPKEEP)
         st[at + 2] = seat
         st[at + 3] = paid
         st[at + 4] = st[MONEY + seat]
@@ -773,189 +446,152 @@ def play_turn(st):
     _end_of_turn_checks(st, turn)
 
 
-@njit(cache=True)
-def play_game(state, seating, seed, game, record):
-    """Game ``game`` under master seed ``seed``, from setup to its end."""
-    st = _unmanaged(state)
-    reset_game(st, seating, record)
-    rng_seed(st[RNG : RNG + 2].view(np.uint64), seed, game)
-    setup(st)
-    while st[END_REASON] < 0:
-        play_turn(st)
+# --------------------------------------------------------------------------- the state machine
+@njit(cache=True, inline="always")
+def advance(st):
+    """Run the rules until a player must decide or the game ends.
 
-
-# --------------------------------------------------------------------------- batches
-@njit(cache=True, parallel=True)
-def _simulate_batch(
-    neighbours,
-    n_nbrs,
-    distances,
-    hq,
-    cards,
-    params,
-    seatings,
-    seed,
-    first_game,
-    n_games,
-    n_workers,
-    winner,
-    end_reason,
-    turns,
-    score,
-):
-    """Games first_game .. first_game + n_games - 1 into the preallocated outputs.
-
-    prange over ``n_workers`` workers (one per thread; the caller passes
-    numba.get_num_threads(): asked inside a kernel, it is a dynamic global that
-    defeats the cache).  Each worker allocates one state, then claims batches of
-    games from a shared counter (balance.parallel) until none are left.  Game g
-    is seeded from (seed, g), seated by seatings[g % P] and written to slot g,
-    so results never depend on which worker played it.
+    The first call of a game does the setup.  Within a turn the next question
+    is a buy offer (before each car that owned at the turn's start acts, and
+    once after the last) while a buy is legal, else the acting car's next
+    action while it has a legal unused one; when neither is left the turn
+    ends.  Called again with a decision pending, it asks the same question.
     """
-    if n_games <= 0:
-        return
-    n_seats = seatings.shape[1]
-    n_seatings = seatings.shape[0]
-    n_workers = max(1, min(n_games, n_workers))
-    batch = batch_size(n_games, n_workers)
-    counter = new_counter()
-    for _ in prange(n_workers):
-        st = new_state(neighbours, n_nbrs, distances, hq, cards, params, n_seats, 0)
-        rows = seatings.copy()  # this worker's own: no shared reference count per game
+    if st[PHASE] == PHASE_SETUP:
+        setup(st)
+    while True:
+        if st[PHASE] == PHASE_TURN:
+            if not _begin_turn(st):
+                if st[END_REASON] >= 0:
+                    return
+                continue
+        seat = st[SEAT]
+        car = st[CAR]
+        offering = st[OFFERING]
+        n_start = st[N_START]
         while True:
-            lo = claim(counter, batch)
-            if lo >= n_games:
+            if offering:
+                if can_buy(st, seat):
+                    st[CAR] = car
+                    st[OFFERING] = 1
+                    ask(st, seat, KIND_BUY, st[N_CARS + seat])
+                    return
+                offering = 0
+            if car >= n_start:
                 break
-            for i in range(lo, min(lo + batch, n_games)):
-                g = first_game + i
-                play_game(st, rows[g % n_seatings], seed, g, RECORD_OFF)
-                winner[i] = st[WINNER]
-                end_reason[i] = st[END_REASON]
-                turns[i] = st[TURN]
-                for seat in range(n_seats):
-                    score[i, seat] = st[DELIVERED + seat]
+            if has_option(st, seat, car):
+                st[CAR] = car
+                st[OFFERING] = 0
+                ask(st, seat, KIND_CAR, car)
+                return
+            car += 1
+            offering = 1
+        _end_turn(st)
+        if st[END_REASON] >= 0:
+            return
 
 
-# --------------------------------------------------------------------------- policies
-# play_turn asks players through ``_players.builtin_policy(index, kind, seat,
-# car, st)``, a module global, so the built-in kernels are cached on disk (a
-# dispatcher passed as an argument makes every caller miss the cache: its type
-# is a different object in the next process).  Games with a user's player run
-# a *variant*: the same three functions recompiled (uncached, once per process)
-# with ``_players`` bound to a module whose ``builtin_policy`` is the dispatch
-# built by balance.plugins.compile_dispatch.  The rules exist once.
-Kernels = namedtuple("Kernels", ["play_turn", "play_game", "simulate_batch"])
-_BUILTIN = Kernels(play_turn, play_game, _simulate_batch)
-_VARIANTS: dict[int, tuple] = {}
+@njit(cache=True, inline="always")
+def apply(st, answer):
+    """Resolve the pending decision.  A buy offer: 1 buys (another offer may
+    follow), anything else declines.  A car: ACT_DROP, ACT_TAKE or ACT_MOVE + k
+    when legal; anything else (ACT_DONE, an illegal or unknown answer) ends the
+    car's actions, and the next buy offer comes."""
+    seat = st[SEAT]
+    if st[DECISION] == KIND_BUY:
+        if answer == 1:
+            _buy(st, seat)
+        else:
+            st[OFFERING] = 0
+        return
+    car = st[CAR]
+    if answer == ACT_DROP and can_drop(st, seat, car):
+        _drop(st, seat, car)
+    elif answer == ACT_TAKE and can_take(st, seat, car):
+        _take(st, seat, car)
+    elif answer >= ACT_MOVE and can_move(st, seat, car, answer - ACT_MOVE):
+        _move(st, seat, car, answer - ACT_MOVE)
+    else:
+        st[CAR] = car + 1
+        st[OFFERING] = 1
 
 
-def kernels(policy=None) -> Kernels:
-    """The kernels deciding through ``policy(index, kind, seat, car, st)``;
-    ``None``: the built-in players' cached ones."""
-    if policy is None:
-        return _BUILTIN
-    key = id(policy)
-    if key not in _VARIANTS:
-        binding = ModuleType("carnage_user_policy")
-        binding.builtin_policy = policy
-        scope = dict(globals())
-        scope["_players"] = binding
-        for f in _BUILTIN:
-            py = getattr(f, "py_func", f)  # a plain function under NUMBA_DISABLE_JIT=1
-            clone = FunctionType(
-                py.__code__, scope, py.__name__, py.__defaults__, py.__closure__
-            )
-            parallel = bool(getattr(f, "targetoptions", {}).get("parallel", False))
-            scope[py.__name__] = njit(parallel=parallel)(clone)
-        _VARIANTS[key] = (
-            policy,
-            Kernels(scope["play_turn"], scope["play_game"], scope["_simulate_batch"]),
+# --------------------------------------------------------------------------- the search player's hooks
+@njit(cache=True)
+def candidates(st, out):
+    """The legal answers: a buy offer 1 then 0; a car's drop, take and moves
+    (neighbour order) when legal, then ACT_DONE."""
+    seat = st[SEAT]
+    if st[DECISION] == KIND_BUY:
+        out[0] = 1
+        out[1] = 0
+        return 2
+    car = st[CAR]
+    n = 0
+    if can_drop(st, seat, car):
+        out[n] = ACT_DROP
+        n += 1
+    if can_take(st, seat, car):
+        out[n] = ACT_TAKE
+        n += 1
+    street = st[CAR_STREET + seat * MAX_CARS + car]
+    for k in range(n_neighbours(st, street)):
+        if can_move(st, seat, car, k):
+            out[n] = ACT_MOVE + k
+            n += 1
+    out[n] = ACT_DONE
+    return n + 1
+
+
+@njit(cache=True)
+def determinize(st, seat):
+    """Carnage hides nothing: dice and cards (drawn with replacement) come from
+    the playout's own stream."""
+
+
+@njit(cache=True)
+def evaluate(st, seat):
+    """A playout's value for ``seat``.
+
+    A win is VALUE_SCALE; a game another seat won, a gridlock (everybody
+    loses) or a loss of ``seat`` is 0.  A playout cut by the horizon or the
+    turn cap is scored by strength relative to the others: each seat still in
+    the game has 1 + its progress towards each win, delivered /
+    win_deliveries + (cars + money / car_cost) / win_cars (money counts as the
+    cars it could buy; debts count nothing), and ``seat`` gets VALUE_SCALE
+    times its share of the total (equal seats: 1 / seats left).
+    """
+    if st[WINNER] >= 0:
+        return VALUE_SCALE if st[WINNER] == seat else 0
+    if st[END_REASON] == END_GRIDLOCK or not st[ALIVE + seat]:
+        return 0
+    win_deliveries = max(st[PARAMS + P_WIN_DELIVERIES], 1)
+    win_cars = max(st[PARAMS + P_WIN_CARS], 1)
+    car_cost = max(st[PARAMS + P_CAR_COST], 1)
+    mine = 0.0
+    total = 0.0
+    for s in range(st[N_SEATS]):
+        if not st[ALIVE + s]:
+            continue
+        money = max(st[MONEY + s], 0)
+        value = (
+            1.0
+            + st[DELIVERED + s] / win_deliveries
+            + (st[N_CARS + s] + money / car_cost) / win_cars
         )
-    return _VARIANTS[key][1]
+        total += value
+        if s == seat:
+            mine = value
+    return np.int64(VALUE_SCALE * mine / total)
 
 
-# --------------------------------------------------------------------------- Python helpers
-def make_state(board, params, n_seats: int, n_event_rows: int = 0) -> np.ndarray:
-    """A fresh state for ``board`` (a CarnageBoard) and the int64 ``params``."""
-    return new_state(
-        board.neighbours,
-        board.n_neighbours,
-        board.dist,
-        np.ascontiguousarray(board.hq_streets[:n_seats]),
-        board.cards,
-        np.ascontiguousarray(params, dtype=np.int64),
-        np.int64(n_seats),
-        np.int64(n_event_rows),
-    )
-
-
-def trace_game(board, params, seating, seed: int, game: int, policy=None) -> np.ndarray:
-    """One game with recording on; its final state (trace rows included).
-
-    Plain Python over the compiled ``play_game``: a trace runs exactly the code
-    (and the compiled version) that simulation runs.
-    """
-    seating = np.ascontiguousarray(seating, dtype=np.int64)
-    st = make_state(board, params, len(seating), event_rows_bound(params) + 1)
-    kernels(policy).play_game(st, seating, np.uint64(seed), np.int64(game), RECORD_ON)
-    return st
-
-
-def blank_state(
-    board, params, seating, record: bool = True, script=(), seed: int = 0, game: int = 0
-) -> np.ndarray:
-    """A reset state before setup, its stream seeded from (seed, game), for
-    building positions by hand in tests.
-
-    ``script``: forced random draws used in order before the game's stream (a
-    d6 is stored as its face minus one, a card as its index).
-    """
-    seating = np.ascontiguousarray(seating, dtype=np.int64)
-    rows = event_rows_bound(params) + 1 if record else 0
-    st = make_state(board, params, len(seating), rows)
-    reset_game(st, seating, np.bool_(record))
-    rng_seed(st[RNG : RNG + 2].view(np.uint64), np.uint64(seed), np.int64(game))
-    script = np.asarray(script, dtype=np.int64)
-    if len(script) > MAX_SCRIPT:
-        raise ValueError(f"at most {MAX_SCRIPT} forced draws")
-    st[SCRIPT : SCRIPT + len(script)] = script
-    st[SCRIPT_LEN] = len(script)
-    return st
-
-
-def play_from_state(st: np.ndarray, policy=None) -> None:
-    """Play turns until the game ends, from whatever ``st`` holds (tests build
-    positions with :func:`blank_state` and start here).  A Python loop over
-    the compiled ``play_turn``: the very code games run."""
-    play_turn_ = kernels(policy).play_turn
-    while st[END_REASON] < 0:
-        play_turn_(st)
-
-
-# Last: players.py imports the rule helpers above (a circular import that is safe
-# because every name it needs is defined by now; numba reads the attribute when
-# it compiles, after both modules are loaded).
-from sims.carnage import players as _players
-
-
-def _drop_stale_cache() -> None:
-    """play_turn inlines players.py, players.py inlines the helpers above, both
-    inline balance/rng.py and balance/parallel.py and freeze params.py's
-    constants: the cache is keyed on all of the package's files and those two
-    (balance.kernelcache)."""
-    import sys
-    from pathlib import Path
-
-    import balance.parallel
-    import balance.rng
-    from balance.kernelcache import drop_stale_cache
-
-    files = [
-        *Path(__file__).parent.glob("*.py"),
-        Path(balance.rng.__file__),
-        Path(balance.parallel.__file__),
-    ]
-    drop_stale_cache("carnage", [sys.modules[__name__], _players], files)
-
-
-_drop_stale_cache()
+KERNEL = compile_kernel(
+    __name__,
+    advance=advance,
+    apply=apply,
+    heuristics=players.heuristics,
+    n_heuristics=len(players.PLAYERS),
+    candidates=candidates,
+    determinize=determinize,
+    evaluate=evaluate,
+)

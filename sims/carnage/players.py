@@ -1,33 +1,35 @@
-"""Carnage's built-in players: compiled heuristics with one fixed signature.
+"""Carnage's built-in players: compiled heuristics with the one player signature.
 
-The signature (every player, built-in or from a ``--player-file``)::
+The signature (every player, built-in or from a ``--player-file``; balance.game)::
 
     @njit
-    def my_player(kind, seat, car, st) -> int
+    def my_player(kind, seat, subject, st) -> int
 
 * ``kind == KIND_BUY`` (0): "buy a car now?"  Return 1 to buy.  Asked only when
   the purchase is legal: before each of your cars acts and once after the last.
-  ``car`` is the index the new car would get.
-* ``kind == KIND_CAR`` (1): "what next for car ``car``?"  Asked again after each
-  action while the car has a legal unused action.  Return ``ACT_DONE`` (0),
+  ``subject`` is the index the new car would get.
+* ``kind == KIND_CAR`` (1): "what next for car ``subject``?"  Asked again after
+  each action while the car has a legal unused action.  Return ``ACT_DONE`` (0),
   ``ACT_DROP`` (1: every passenger bound for this street), ``ACT_TAKE`` (2: the
   commuters waiting here, longest rides first, up to the free seats) or
   ``ACT_MOVE + k`` (3..8: to ``neighbour(st, street, k)``).
 * ``seat``: your seat.  ``st``: the game state, one ``int64`` array laid out as
-  kernel.py's docstring says; read it through the slot constants (e.g.
+  state.py's docstring says; read it through its slot constants (e.g.
   ``st[MONEY + seat]``, ``st[CAR_STREET + seat * MAX_CARS + car]``,
-  ``st[PARAMS + P_CAR_COST]``) and the helpers ``dist``, ``neighbour``,
-  ``n_neighbours``, ``street_car``, ``street_waiting``.  Write only your scratch,
-  ``st[MEMORY_AT + seat * MEMORY + i]`` (i < 16, zeroed each game).
-  For randomness call ``random_below(st, n)`` (the game's own stream; never
+  ``st[PARAMS + P_CAR_COST]``) and its helpers ``dist``, ``neighbour``,
+  ``n_neighbours``, ``street_car``, ``street_waiting``.  Write only your own
+  scratch, ``balance.state.remember(st, seat, i, value)`` / ``memory(st, seat,
+  i)`` (i < 16, zeroed each game).  For randomness call
+  ``balance.state.draw_below(st, n)`` (the game's own stream; never
   ``np.random``, which would break reproducibility).
 
 The kernel checks every answer: an illegal or unknown one ends that car's
 actions (after a buy offer: no buy), so a buggy player cannot break a rule.
-``can_buy``, ``can_drop``, ``can_take``, ``can_move`` (kernel.py) and
-``step_toward`` (here) tell what is legal.  Everything named in ``__all__`` is
-importable from ``sims.carnage.players`` for player files
-(examples/carnage_bots.py).
+``can_buy``, ``can_drop``, ``can_take``, ``can_move`` (state.py) and
+``step_toward`` (here) tell what is legal (examples/carnage_bots.py).
+
+This module imports state.py, never kernel.py: the kernel compiles the players
+in through :func:`heuristics`.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ import numpy as np
 from numba import njit
 
 from balance.game import PlayerInfo
-from sims.carnage.kernel import (
+from balance.state import draw_below
+from sims.carnage.params import P_CAR_CAPACITY, P_CAR_COST, P_UPKEEP_PER_CAR
+from sims.carnage.state import (
     ACT_DONE,
     ACT_DROP,
     ACT_MOVE,
@@ -44,14 +48,10 @@ from sims.carnage.kernel import (
     CAR_LOAD,
     CAR_STREET,
     CAR_USED,
-    DELIVERED,
     HQ,
     KIND_BUY,
-    KIND_CAR,
     MAX_CAPACITY,
     MAX_CARS,
-    MEMORY,
-    MEMORY_AT,
     MONEY,
     N_CARS,
     N_WAITING,
@@ -60,63 +60,16 @@ from sims.carnage.kernel import (
     TOKEN_DEST,
     TOKEN_FARE,
     TOKEN_STREET,
-    TURN,
     USED_MOVE,
     WAITING,
-    can_buy,
     can_drop,
     can_move,
     can_take,
     dist,
     n_neighbours,
     neighbour,
-    random_below,
     street_car,
-    street_waiting,
 )
-from sims.carnage.params import P_CAR_CAPACITY, P_CAR_COST, P_UPKEEP_PER_CAR
-
-__all__ = [
-    "ACT_DONE",
-    "ACT_DROP",
-    "ACT_MOVE",
-    "ACT_TAKE",
-    "CAR_LOAD",
-    "CAR_STREET",
-    "CAR_USED",
-    "DELIVERED",
-    "HQ",
-    "KIND_BUY",
-    "KIND_CAR",
-    "MAX_CAPACITY",
-    "MAX_CARS",
-    "MEMORY",
-    "MEMORY_AT",
-    "MONEY",
-    "N_CARS",
-    "N_WAITING",
-    "PARAMS",
-    "PASSENGERS",
-    "PLAYERS",
-    "TOKEN_DEST",
-    "TOKEN_FARE",
-    "TOKEN_STREET",
-    "TURN",
-    "USED_MOVE",
-    "WAITING",
-    "builtin_policy",
-    "can_buy",
-    "can_drop",
-    "can_move",
-    "can_take",
-    "dist",
-    "n_neighbours",
-    "neighbour",
-    "random_below",
-    "step_toward",
-    "street_car",
-    "street_waiting",
-]
 
 _FAR = 1 << 30
 # Arguments to compiled calls are np.int64 / np.bool_, not int / bool: numba would
@@ -259,10 +212,11 @@ def _reserve_ok(st, seat, turns):
 
 
 @njit(cache=True)
-def random_player(kind, seat, car, st):
+def random_player(kind, seat, subject, st):
     """Uniform among the legal answers (buy: a fair coin)."""
     if kind == KIND_BUY:
-        return random_below(st, _TWO)
+        return draw_below(st, _TWO)
+    car = subject
     drop = can_drop(st, seat, car)
     take = can_take(st, seat, car)
     street = st[CAR_STREET + seat * MAX_CARS + car]
@@ -274,7 +228,7 @@ def random_player(kind, seat, car, st):
     for k in range(n_neighbours(st, street)):
         if can_move(st, seat, car, k):
             n += 1
-    r = random_below(st, np.int64(n))
+    r = draw_below(st, np.int64(n))
     if r == 0:
         return ACT_DONE
     r -= 1
@@ -295,34 +249,37 @@ def random_player(kind, seat, car, st):
 
 
 @njit(cache=True)
-def nearest_player(kind, seat, car, st):
+def nearest_player(kind, seat, subject, st):
     """Heads for the nearest waiting commuter or destination, drops and takes at
     once; buys only with 5 turns of upkeep in reserve."""
     if kind == KIND_BUY:
         return 1 if _reserve_ok(st, seat, _NEAREST_RESERVE) else 0
-    return _serve(st, seat, car, _NEAREST)
+    return _serve(st, seat, subject, _NEAREST)
 
 
 @njit(cache=True)
-def greedy_player(kind, seat, car, st):
+def greedy_player(kind, seat, subject, st):
     """Chases the most fare per step; buys with 3 turns of upkeep in reserve."""
     if kind == KIND_BUY:
         return 1 if _reserve_ok(st, seat, _GREEDY_RESERVE) else 0
-    return _serve(st, seat, car, _GREEDY)
+    return _serve(st, seat, subject, _GREEDY)
 
 
 @njit(cache=True)
-def fleet_player(kind, seat, car, st):
+def fleet_player(kind, seat, subject, st):
     """Expands first: buys whenever the money left pays this turn's and the next
     turn's upkeep; drives like nearest."""
     if kind == KIND_BUY:
         return 1 if _reserve_ok(st, seat, _FLEET_RESERVE) else 0
-    return _serve(st, seat, car, _NEAREST)
+    return _serve(st, seat, subject, _NEAREST)
 
 
 PLAYERS: tuple[PlayerInfo, ...] = (
     PlayerInfo(
-        "random", "uniform among legal actions; buys on a coin flip", random_player
+        "random",
+        "uniform among legal actions; buys on a coin flip",
+        random_player,
+        stochastic=True,
     ),
     PlayerInfo(
         "nearest",
@@ -342,16 +299,16 @@ PLAYERS: tuple[PlayerInfo, ...] = (
 )
 
 
-@njit(cache=True)
-def builtin_policy(index, kind, seat, car, st):
-    """The built-in players as one compiled switch on their index in PLAYERS."""
+@njit(cache=True, inline="always")
+def heuristics(index, kind, seat, subject, st):
+    """The built-in heuristics as one compiled switch on their index in PLAYERS."""
     if index == 0:
-        return random_player(kind, seat, car, st)
+        return random_player(kind, seat, subject, st)
     elif index == 1:
-        return nearest_player(kind, seat, car, st)
+        return nearest_player(kind, seat, subject, st)
     elif index == 2:
-        return greedy_player(kind, seat, car, st)
-    return fleet_player(kind, seat, car, st)
+        return greedy_player(kind, seat, subject, st)
+    return fleet_player(kind, seat, subject, st)
 
 
 assert [p.name for p in PLAYERS] == [
@@ -359,4 +316,4 @@ assert [p.name for p in PLAYERS] == [
     "nearest",
     "greedy",
     "fleet",
-]  # builtin_policy's order
+]  # heuristics' order

@@ -1,36 +1,24 @@
-"""Helpers for hand-traced Carnage positions.
+"""Helpers for hand-built Carnage positions.
 
-A position is built on a blank state (kernel.blank_state) by placing cars and
-commuters; then the kernel's own ``play_turn`` plays it, with ``scripted`` as
-the player: it answers each decision from a per-seat queue in the player's
-scratch memory, so a test states exactly what each player does.  Dice and
-cards are forced with the state's script.  Nothing here re-implements a rule.
+A position is ``SPEC.position(...)`` (balance.game.Position: the kernel's own
+``advance`` and ``apply`` stepped from Python) on a table emptied by the
+kernel's ``empty_city`` (no car, every token free, start money) instead of the
+setup: a test places cars and commuters, then plays turns, answering each
+decision from a per-seat queue of answers.  Dice and cards are forced with
+``script=`` (a d6 as its face minus one, a card as its index).  Nothing here
+re-implements a rule.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
-from numba import njit
 
-from sims.carnage import SPEC, events_from_state
+from balance.state import TURN
+from sims.carnage import SPEC
 from sims.carnage import kernel as K
+from sims.carnage import state as S
 from sims.carnage.board import board_from_dict
-from sims.carnage.params import P_FARE_PER_BLOCK, param_array
-
-ANSWERS = K.MEMORY - 1  # answers per seat and position
-
-
-@njit
-def scripted(index, kind, seat, car, st):
-    """Answers from st[MEMORY_AT + seat*MEMORY + 1 + i], in order; then -1
-    (illegal: ends the car's actions, declines a buy)."""
-    base = K.MEMORY_AT + seat * K.MEMORY
-    i = st[base]
-    if i >= ANSWERS:
-        return -1
-    st[base] = i + 1
-    return st[base + 1 + i]
+from sims.carnage.params import P_FARE_PER_BLOCK
 
 
 def line_board():
@@ -44,17 +32,11 @@ def line_board():
         {"name": n, "neighbours": [names[j] for j in (i - 1, i + 1) if 0 <= j < 6]}
         for i, n in enumerate(names)
     ]
-    cards = [["s1", "s4"], ["s4", "s1"], ["s2", "s3"], ["s0", "s5"]] + [
-        ["s1", "s4"]
-    ] * 12
+    cards = [["s1", "s4"], ["s4", "s1"], ["s2", "s3"], ["s0", "s5"]] + [["s1", "s4"]] * 12
     return board_from_dict(
         {"street": streets, "hq": ["s0", "s5", "s2", "s3"], "spawn_cards": cards},
         "line board",
     )
-
-
-def params(**over):
-    return param_array(SPEC.resolve_params(over))
 
 
 def d6(*faces):
@@ -63,76 +45,95 @@ def d6(*faces):
 
 
 class Position:
-    """A hand-built position on ``board`` with ``n_seats`` scripted players.
+    """A hand-built position on ``board`` with ``n_seats`` seats whose answers
+    the test gives (``answers``).
 
     Every seat starts with 5 money (below a car's price: no buy offers unless a
-    test gives more); unset answers are 0 (ACT_DONE; "no" to a buy offer).
+    test gives more); a decision with no queued answer gets 0 (ACT_DONE; "no"
+    to a buy offer).  ``asked`` lists every decision put to a seat, as
+    ``(seat, kind, subject)``.
     """
 
     def __init__(self, board, n_seats=2, script=(), **param_over):
         self.board = board
-        self.params = params(**param_over)
-        self.st = K.blank_state(
-            board, self.params, np.zeros(n_seats, np.int64), record=True, script=script
-        )
-        self.st[K.MONEY : K.MONEY + n_seats] = 5
-        self.turn = K.kernels(scripted).play_turn
+        self.pos = SPEC.position(param_over, ["greedy"] * n_seats, board=board, script=script)
+        self.st = self.pos.st
+        K.empty_city(self.st)
+        self.st[S.MONEY : S.MONEY + n_seats] = 5
+        self.queue = {seat: [] for seat in range(n_seats)}
+        self.asked = []
+        self.cursor = 0  # events already returned by play()
 
     # ----- building
     def car(self, seat, street, car=None, load=()):
         st = self.st
-        car = int(st[K.N_CARS + seat]) if car is None else car
-        c = seat * K.MAX_CARS + car
-        st[K.CAR_STREET + c] = street
-        st[K.N_CARS + seat] = max(int(st[K.N_CARS + seat]), car + 1)
-        st[st[K.STREET_CAR_AT] + street] = c
+        car = int(st[S.N_CARS + seat]) if car is None else car
+        c = seat * S.MAX_CARS + car
+        st[S.CAR_STREET + c] = street
+        st[S.N_CARS + seat] = max(int(st[S.N_CARS + seat]), car + 1)
+        st[st[S.STREET_CAR_AT] + street] = c
         for k in load:
-            st[K.PASSENGERS + c * K.MAX_CAPACITY + st[K.CAR_LOAD + c]] = k
-            st[K.CAR_LOAD + c] += 1
-            st[K.TOKEN_STATUS + k] = K.TOKEN_RIDING
-            st[K.N_FREE] -= 1
+            st[S.PASSENGERS + c * S.MAX_CAPACITY + st[S.CAR_LOAD + c]] = k
+            st[S.CAR_LOAD + c] += 1
+            st[S.TOKEN_STATUS + k] = S.TOKEN_RIDING
+            st[S.N_FREE] -= 1
         return car
 
     def commuter(self, token, origin, dest, waiting=True):
         """A commuter token with its ride; waiting on ``origin`` unless a car
         will carry it (then pass it in ``car(..., load=[token])`` afterwards)."""
         st = self.st
-        st[K.TOKEN_ORIGIN + token] = origin
-        st[K.TOKEN_DEST + token] = dest
-        st[K.TOKEN_FARE + token] = (
-            st[K.PARAMS + P_FARE_PER_BLOCK] * self.board.dist[origin, dest]
-        )
+        st[S.TOKEN_ORIGIN + token] = origin
+        st[S.TOKEN_DEST + token] = dest
+        st[S.TOKEN_FARE + token] = st[S.PARAMS + P_FARE_PER_BLOCK] * self.board.dist[origin, dest]
         if waiting:
-            st[K.TOKEN_STATUS + token] = K.TOKEN_WAITING
-            st[K.TOKEN_STREET + token] = origin
-            st[K.WAITING + st[K.N_WAITING]] = token
-            st[K.N_WAITING] += 1
-            st[K.N_FREE] -= 1
-            st[st[K.STREET_WAITING_AT] + origin] += 1
+            st[S.TOKEN_STATUS + token] = S.TOKEN_WAITING
+            st[S.TOKEN_STREET + token] = origin
+            st[S.WAITING + st[S.N_WAITING]] = token
+            st[S.N_WAITING] += 1
+            st[S.N_FREE] -= 1
+            st[st[S.STREET_WAITING_AT] + origin] += 1
 
     def money(self, seat, amount):
-        self.st[K.MONEY + seat] = amount
+        self.st[S.MONEY + seat] = amount
 
     def answers(self, seat, *codes):
-        base = K.MEMORY_AT + seat * K.MEMORY
-        self.st[base] = 0
-        self.st[base + 1 : base + 1 + ANSWERS] = -1
-        self.st[base + 1 : base + 1 + len(codes)] = codes
-
-    def next_seat(self, seat):
-        """The seat that plays the next turn."""
-        n = int(self.st[K.N_SEATS])
-        self.st[K.SEAT] = (seat - 1) % n
+        """The answers ``seat`` gives to its next decisions, in order."""
+        self.queue[seat] = [int(c) for c in codes]
 
     # ----- playing and reading
     def play(self):
-        """One turn; returns its events."""
-        start = int(self.st[K.N_EVENTS])
-        self.turn(self.st)
-        return events_from_state(self.st)[start:]
+        """One turn (the next seat still in the game); returns its events.
+
+        The kernel runs on to the next player's first decision before it
+        returns, so that turn's first events are already written: they are
+        returned by the next call."""
+        st = self.st
+        target = int(st[TURN]) + (1 if st[S.PHASE] == S.PHASE_TURN else 0)
+        while True:
+            pending = self.pos.advance()
+            if pending is None or int(st[TURN]) > target:
+                break
+            seat, kind, subject = pending
+            self.asked.append(pending)
+            queue = self.queue[seat]
+            self.pos.answer(queue.pop(0) if queue else 0)
+        events = self.pos.events()
+        end = len(events)
+        for i in range(max(self.cursor, 1), len(events)):
+            if events[i]["type"] == "turn" and events[i]["turn"] > target:
+                end = i
+                break
+        out = events[max(self.cursor, 1) : end]
+        self.cursor = end
+        return out
 
     def events(self):
-        return events_from_state(self.st)
+        return self.pos.events()
+
+    @property
+    def ended(self):
+        return self.pos.ended
 
     def __getitem__(self, slot):
         return int(self.st[slot])
@@ -148,12 +149,13 @@ def default_board():
     return SPEC.load_board()
 
 
-MOVE = int(K.ACT_MOVE)
-DROP = int(K.ACT_DROP)
-TAKE = int(K.ACT_TAKE)
-DONE = int(K.ACT_DONE)
+MOVE = int(S.ACT_MOVE)
+DROP = int(S.ACT_DROP)
+TAKE = int(S.ACT_TAKE)
+DONE = int(S.ACT_DONE)
 
 
 def move_to(board, street, to):
     """The move answer that takes a car on ``street`` to ``to``."""
     return MOVE + list(board.adjacency[street]).index(to)
+

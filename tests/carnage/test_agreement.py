@@ -19,7 +19,7 @@ def _players(*names):
 def _outcome(o, i):
     return (
         int(o.winner[i]),
-        SPEC.end_reasons[o.end_reason[i]],
+        SPEC.end_reason_names[o.end_reason[i]],
         int(o.turns[i]),
         o.score[i].tolist(),
     )

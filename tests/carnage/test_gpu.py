@@ -34,7 +34,7 @@ for names, rotate, seed, first, n, params in cases:
     seatings = seatings_for(seat_index, rotate)
     values = SPEC.resolve_params(params)
     cpu = SPEC.simulate(values, strategies, seatings, seed, first, n, None)
-    gpu = SPEC.simulate_gpu(values, strategies, seatings, seed, first, n, None)
+    gpu = SPEC.simulate(values, strategies, seatings, seed, first, n, None, device="gpu")
     fields = ('winner', 'end_reason', 'turns', 'score')
     same = [bool(np.array_equal(getattr(cpu, f), getattr(gpu, f))) for f in fields]
     result.append({"same": same, "games": n, "turns": int(cpu.turns.sum()),
@@ -229,6 +229,10 @@ def test_device_gpu_without_a_gpu_is_one_line_exit_2():
         (
             ["carnage", "--device", "gpu", "--scheduler", "tcp://127.0.0.1:1"],
             "error: --device gpu runs on this machine; drop --scheduler",
+        ),
+        (
+            ["carnage", "--device", "gpu", "--players", "mc,greedy"],
+            "error: --device gpu plays the heuristic players (random, nearest, greedy, fleet); mc runs with --device cpu",
         ),
     ],
 )

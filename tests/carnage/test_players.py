@@ -9,17 +9,18 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
-from balance.plugins import load_player_file
+from balance.playerfile import load_player_file
 from sims.carnage import SPEC
-from tests.referees.carnage import referee_carnage
+from tests.carnage.referee import referee
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "carnage_bots.py"
 
 
 def test_builtin_players_are_listed_with_descriptions():
     names = [p.name for p in SPEC.players]
-    assert names == ["random", "nearest", "greedy", "fleet"]
+    assert names == ["random", "nearest", "greedy", "fleet", "mc"]
     assert all(p.description and p.builtin for p in SPEC.players)
+    assert [p.name for p in SPEC.players if p.stochastic] == ["random", "mc"]
     assert set(SPEC.default_players) <= set(names)
 
 
@@ -48,7 +49,7 @@ def test_example_player_file_loads_and_plays_legally():
     assert set(np.unique(out.end_reason)) <= set(range(5))
     for g in range(0, 40, 4):
         events = SPEC.trace(params, players, seatings, 3, g)
-        referee_carnage(events)
+        referee(events)
         end = events[-1]
         assert (end["winner"], end["turn"]) == (int(out.winner[g]), int(out.turns[g]))
 
@@ -58,18 +59,18 @@ def test_a_player_answering_nonsense_cannot_break_a_rule(tmp_path):
     bots.write_text(
         "from numba import njit\n"
         "from balance import player\n"
-        "from sims.carnage.players import random_below\n"
+        "from balance.state import draw_below\n"
         "import numpy as np\n"
-        "@player('carnage', 'chaos', 'answers any integer at all')\n"
+        "@player('carnage', 'chaos', 'answers any integer at all', stochastic=True)\n"
         "@njit\n"
-        "def chaos(kind, seat, car, st):\n"
-        "    return random_below(st, np.int64(12)) - 2\n"
+        "def chaos(kind, seat, subject, st):\n"
+        "    return draw_below(st, np.int64(12)) - 2\n"
     )
     chaos = load_player_file(bots, SPEC)
     players = [chaos[0], SPEC.player("random")]
     params = SPEC.resolve_params({"max_turns": 200})
     for g in range(30):
-        referee_carnage(SPEC.trace(params, players, np.array([[0, 1]]), 8, g))
+        referee(SPEC.trace(params, players, np.array([[0, 1]]), 8, g))
 
 
 def test_player_file_errors_are_one_line(tmp_path):

@@ -1,13 +1,15 @@
 """Hand-traced positions for Carnage's tricky rules (issue 2's fine points).
 
 Each test builds a position on the line board s0-s1-s2-s3-s4-s5 (HQs s0, s5,
-s2, s3; see conftest.line_board), scripts the players' answers and the dice,
-plays turns with the kernel's own play_turn and checks the events and state.
+s2, s3; see conftest.line_board), gives the players' answers and forces the
+dice, plays turns with the kernel's own advance and apply (SPEC.position) and
+checks the events and the state.
 """
 
 from __future__ import annotations
 
-from sims.carnage import kernel as K
+from balance.state import END_REASON, SCRIPT_POS
+from sims.carnage import state as K
 
 from .conftest import DONE, DROP, TAKE, Position, d6, move_to
 
@@ -116,7 +118,7 @@ def test_spawn_with_no_free_token_still_rolls_and_draws_no_card(line):
         "roll": 1,
         "spawned": False,
     }
-    assert p[K.SCRIPT_POS] == 1  # the forced card (7) was not drawn
+    assert p[SCRIPT_POS] == 1  # the forced card (7) was not drawn
 
 
 def test_bought_car_cannot_act_that_turn_and_pays_no_upkeep(line):
@@ -138,7 +140,7 @@ def test_bought_car_cannot_act_that_turn_and_pays_no_upkeep(line):
         "cost": 10,
     }
     assert ev[3]["paid"] == 1 and ev[3]["money"] == 15 - 10 - 1  # only the old car pays
-    assert p[K.MEMORY_AT] == 2  # two questions: the buy offer and car 0; none for car 1
+    assert p.asked == [(0, K.KIND_BUY, 1), (0, K.KIND_CAR, 0)]  # none for car 1
     # Next own turn the new car acts and both cars pay.
     p.answers(1, DONE)
     p.play()
@@ -213,17 +215,16 @@ def test_gridlock_after_two_consecutive_turn_ends_only(line):
 
 def test_gridlock_streak_resets_when_a_turn_ends_under_the_limit(line):
     p = Position(line, gridlock_limit=1, script=d6(6, 6, 6, 6, 6))
-    p.car(0, 1)
-    p.car(1, 5)
+    p.car(0, 0)
+    p.car(1, 4)
     p.commuter(0, 2, 3)
     p.commuter(1, 3, 2)
     p.answers(0, DONE)
     p.play()
     assert p[K.STREAK] == 1
-    p.next_seat(0)  # seat 0 again: its car drives to s2 and takes commuter 0
-    p.answers(0, move_to(line, 1, 2), TAKE, DONE)
+    p.answers(1, move_to(line, 4, 3), TAKE, DONE)  # seat 1 drives to s3 and takes commuter 1
     assert types(p.play())[-1] == "upkeep"
-    assert p[K.STREAK] == 0 and p[K.END_REASON] == -1
+    assert p[K.STREAK] == 0 and p[END_REASON] == -1
 
 
 def test_three_and_four_players_play_to_the_last_one_standing(line):
@@ -234,7 +235,7 @@ def test_three_and_four_players_play_to_the_last_one_standing(line):
             p.money(seat, 1)
         p.money(n_seats - 1, 50)
         events = []
-        while p[K.END_REASON] < 0:
+        while p[END_REASON] < 0:
             events += p.play()
         losers = [e["seat"] for e in events if e["type"] == "lose"]
         assert losers == list(range(n_seats - 1))
@@ -261,10 +262,6 @@ def test_owning_win_cars_wins_at_once(line):
 
 
 def test_illegal_answers_end_the_car_s_actions_and_change_nothing(line):
-    p = Position(line, script=d6(6))
-    p.car(0, 1)
-    p.car(1, 2)
-    p.money(0, 5)
     for answer in (
         move_to(line, 1, 2),
         DROP,
@@ -272,14 +269,15 @@ def test_illegal_answers_end_the_car_s_actions_and_change_nothing(line):
         99,
         -7,
     ):  # occupied street, nothing to drop or take, nonsense
-        before = p.st.copy()
+        p = Position(line, script=d6(6))  # the same position for every answer
+        p.car(0, 1)
+        p.car(1, 2)
+        p.money(0, 5)
         p.answers(0, answer)
-        p.next_seat(0)
         ev = p.play()
         assert types(ev) == ["turn", "spawn", "upkeep"], answer
         assert p[K.CAR_STREET] == 1
-        p.st[:] = before  # same position, next answer
-        p.st[K.SCRIPT_POS] = 0
+        assert p.asked == [(0, K.KIND_CAR, 0)], answer  # the car's actions ended at once
 
 
 def test_each_action_at_most_once_per_car_and_turn(line):
@@ -297,7 +295,7 @@ def test_turn_limit_ends_with_no_winner(line):
     p.car(0, 1)
     p.car(1, 4)
     events = []
-    while p[K.END_REASON] < 0:
+    while p[END_REASON] < 0:
         events += p.play()
     assert (
         events[-1]["reason"] == "turn_limit"

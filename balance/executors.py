@@ -1,11 +1,26 @@
-"""Run the chunks of games on a Dask distributed cluster (optional extra).
+"""Executors: where a run's tasks are played.
 
+Every executor has one protocol: a context manager whose ``map_unordered(tasks)``
+yields ``(task, aggregate)`` as chunks complete (:func:`balance.runner.execute`
+merges them).  Tasks are pure functions of their data, so the merged numbers
+do not depend on the executor.
+
+* :class:`LocalExecutor` runs tasks one after another in this process; each
+  uses every thread (the kernel's workers).
+* :class:`DaskExecutor` hands them to a Dask cluster (optional extra; Dask is
+  imported only when one is asked for).
+
+:func:`make_executor` picks one: the Dask executor when a scheduler address is
+given (``--scheduler``, ``BALANCE_SCHEDULER`` or ``[cluster] scheduler``).
+
+The Dask executor
+-----------------
 ``balance run --scheduler tcp://HOST:PORT`` (or ``BALANCE_SCHEDULER``, or
 ``[cluster] scheduler`` in ``balance.toml``) hands every :class:`~balance.runner.Task`
 to an existing Dask cluster instead of this process.  A task is plain data and
 :func:`~balance.runner.run_task` resolves its game through the registry, so a
 worker needs only ``balance`` and the game packages installed; results come
-back as :class:`~balance.runner.Aggregate` (integer counts) and merge exactly as
+back as :class:`~balance.aggregate.Aggregate` (integer counts) and merge exactly as
 they do locally, so the numbers are the same as a local run with the same seed.
 
 Decisions (docs/scaling.md):
@@ -30,15 +45,61 @@ Decisions (docs/scaling.md):
 
 from __future__ import annotations
 
+import os
 import threading
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
+from balance.aggregate import Aggregate
 from balance.errors import UserError
-from balance.runner import Aggregate, Task, run_task
+from balance.runner import Task, run_task
 
+
+# --------------------------------------------------------------------------- local
+class LocalExecutor:
+    """Runs tasks one after another in this process; each uses every thread."""
+
+    name = "local"
+
+    def __init__(self, threads: int | None = None) -> None:
+        self.threads = threads
+        self._previous: int | None = None
+
+    def __enter__(self) -> "LocalExecutor":
+        if self.threads is not None:
+            import numba
+
+            if not 1 <= self.threads <= numba.config.NUMBA_NUM_THREADS:
+                raise UserError(
+                    f"--threads {self.threads}: allowed 1 to {numba.config.NUMBA_NUM_THREADS} on this machine"
+                )
+            self._previous = numba.get_num_threads()
+            numba.set_num_threads(self.threads)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._previous is not None:  # leave the process as we found it
+            import numba
+
+            numba.set_num_threads(self._previous)
+            self._previous = None
+
+    def map_unordered(self, tasks: Sequence[Task]) -> Iterator[tuple[Task, Aggregate]]:
+        for task in tasks:
+            yield task, run_task(task)
+
+
+def make_executor(threads: int | None = None, scheduler: str | None = None) -> Any:
+    """The local executor, or the Dask one when a scheduler address is given."""
+    scheduler = scheduler or os.environ.get("BALANCE_SCHEDULER") or None
+    if scheduler:
+        return DaskExecutor(scheduler, threads)
+    return LocalExecutor(threads)
+
+
+# --------------------------------------------------------------------------- Dask
 CONNECT_TIMEOUT_S = 10.0  # reaching the scheduler
 WORKER_TIMEOUT_S = 30.0  # waiting for at least one worker to be connected
 
@@ -90,12 +151,13 @@ def _worker_addresses(client: Any) -> list[str]:
 
 def _sample_key(task: Task) -> tuple[Any, ...]:
     """What decides which kernel specialisation a task compiles."""
-    return (task.game, task.strategies, len(task.seatings), len(task.seatings[0]), task.board, task.player_file)
+    run = task.run
+    return (run.game, run.players, run.rotate_seats, run.board, run.player_file)
 
 
 class DaskExecutor:
     """Runs tasks on the Dask cluster at ``scheduler``; the same protocol as
-    :class:`~balance.runner.LocalExecutor`: a context manager whose
+    :class:`LocalExecutor`: a context manager whose
     :meth:`map_unordered` yields ``(task, aggregate)`` as chunks complete.
 
     ``threads`` limits the Numba threads each task uses on its worker (capped at
@@ -207,7 +269,7 @@ class DaskExecutor:
             return
         self.warm_up(tasks)
         run_id = uuid.uuid4().hex[:8]
-        keys = [f"balance-{t.game}-{run_id}-p{t.point}-g{t.first_game}" for t in tasks]
+        keys = [f"balance-{t.run.game}-{run_id}-p{t.point}-g{t.first_game}" for t in tasks]
         futures = self.client.map(_run_on_worker, tasks, [self.threads] * len(tasks), key=keys, pure=False)
         task_of = dict(zip(keys, tasks))
         pending = {f.key: f for f in futures}

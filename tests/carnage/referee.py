@@ -2,7 +2,10 @@
 
 Replays a trace event by event from its ``setup`` event alone and raises
 :class:`IllegalTrace` at the first event that breaks a rule or carries a wrong
-amount.  Imports nothing but the standard library.
+amount.  Imports nothing from ``sims/`` nor the kernel (an independent
+reading of the rules): the standard library and the shared event cursor of
+``tests/referees``.  ``referee(events)`` is what the contract test calls;
+``replay(events, observer)`` also returns the replayed state.
 
 Grammar of a trace (what this referee accepts)::
 
@@ -639,10 +642,9 @@ class CarnageReferee(EventCursor):
             self.spawn("drop")
 
 
-def referee_carnage(
-    events: Sequence[dict], observer: Observer | None = None
-) -> CarnageState:
-    """Replay ``events``; the final state, or :class:`IllegalTrace` at the first violation."""
+def replay(events: Sequence[dict], observer: Observer | None = None) -> CarnageState:
+    """Replay ``events``; the final state, or :class:`IllegalTrace` at the first
+    violation.  ``observer(i, event, state)`` is called after each accepted event."""
     ref = CarnageReferee(events, observer)
     try:
         return ref.run()
@@ -652,3 +654,9 @@ def referee_carnage(
         raise IllegalTrace(
             ref.i, ref.peek() or {}, f"malformed event: {exc!r}"
         ) from exc
+
+
+def referee(events: Sequence[dict]) -> None:
+    """The contract's referee (tests/test_contract.py): :class:`IllegalTrace`, an
+    AssertionError naming the event, at the first event that breaks a rule."""
+    replay(events)

@@ -2,7 +2,10 @@
 
 Replays a trace from its ``setup`` event alone (the shuffled deck is in it) and
 raises :class:`IllegalTrace` at the first event that breaks a rule or carries a
-wrong amount.  Imports nothing but the standard library.
+wrong amount.  Imports nothing from the game (``sims``) nor from ``balance``:
+only the standard library and the shared event cursor of ``tests.referees``.
+``referee(events)`` is the contract's entry point (tests/test_contract.py);
+``referee_bahama(events, observer)`` also returns the replayed state.
 
 Grammar of a trace::
 
@@ -63,9 +66,7 @@ PICKUP_COMPULSORY = True
 
 # Turn limit: "a game still running then ends with reason turn_limit and no winner"
 # (sims/bahama/params.py, max_turns); the issue says only "caps a game that stalls".
-TURN_LIMIT_WINNER = (
-    "none"  # "income": highest income wins at turn_limit too; "none": -1
-)
+TURN_LIMIT_WINNER = "none"  # "income": highest income wins at turn_limit too; "none": -1
 
 # Rule parameters the referee reads from setup.params (issue 5 names must_move,
 # three_player_discard, max_turns; the rest are the end-phase limits and counts).
@@ -139,13 +140,9 @@ def published_edges() -> set[frozenset[str]]:
     return edges
 
 
-def board_edges(
-    nodes: Sequence[str], adjacency: Sequence[Sequence[int]]
-) -> set[frozenset[str]]:
+def board_edges(nodes: Sequence[str], adjacency: Sequence[Sequence[int]]) -> set[frozenset[str]]:
     names = [normalize_name(n) for n in nodes]
-    return {
-        frozenset((names[u], names[v])) for u, row in enumerate(adjacency) for v in row
-    }
+    return {frozenset((names[u], names[v])) for u, row in enumerate(adjacency) for v in row}
 
 
 @dataclass
@@ -166,17 +163,13 @@ class BahamaState:
     second_lock: bool
     second_lock_waiting: int
     cursor: int = 0  # next card of the pile
-    discarded: list = field(
-        default_factory=list
-    )  # start cards and the 3-player discard
+    discarded: list = field(default_factory=list)  # start cards and the 3-player discard
     position: list = field(default_factory=list)
     aboard: list = field(default_factory=list)  # per seat: citizen ids
     income: list = field(default_factory=list)
     citizen_origin: list = field(default_factory=list)
     citizen_dest: list = field(default_factory=list)
-    citizen_where: list = field(
-        default_factory=list
-    )  # ("wait", f) | ("ride", p) | ("done",)
+    citizen_where: list = field(default_factory=list)  # ("wait", f) | ("ride", p) | ("done",)
     delivered: list = field(default_factory=list)
     turn: int = 0
     ended: bool = False
@@ -229,9 +222,7 @@ class BahamaState:
             if w[0] == "done":
                 fares[w[1]] += self.dist[self.citizen_origin[k]][self.citizen_dest[k]]
         if fares != self.income:
-            return (
-                f"income {self.income} is not the fares of delivered citizens {fares}"
-            )
+            return f"income {self.income} is not the fares of delivered citizens {fares}"
         return None
 
 
@@ -273,9 +264,7 @@ class BahamaReferee(EventCursor):
             self.citizen("an initial citizen")
         nxt = self.peek()
         if isinstance(nxt, dict) and nxt.get("type") == "citizen":
-            self.fail(
-                f"more initial citizens than citizens_waiting={st.initial_citizens} (pile {st.pile()})"
-            )
+            self.fail(f"more initial citizens than citizens_waiting={st.initial_citizens} (pile {st.pile()})")
         if not st.waiting():
             self.end("no_waiting")
         while not st.ended:
@@ -295,11 +284,7 @@ class BahamaReferee(EventCursor):
             self.fail("setup has no params object")
         got = {k: self.param(params, k, kind) for k, kind in PARAMS.items()}
         players = ev.get("players")
-        if (
-            not isinstance(players, list)
-            or not 2 <= len(players) <= 4
-            or not all(isinstance(x, str) for x in players)
-        ):
+        if not isinstance(players, list) or not 2 <= len(players) <= 4 or not all(isinstance(x, str) for x in players):
             self.fail(f"players must be a list of 2-4 names, got {players!r}")
         n = len(players)
         board = ev.get("board")
@@ -312,17 +297,11 @@ class BahamaReferee(EventCursor):
         if why or len(adj) != N_FIELDS:
             self.fail(f"board: {why or 'adjacency length differs from nodes'}")
         deck = ev.get("deck")
-        if (
-            not isinstance(deck, list)
-            or sorted(deck) != list(range(N_FIELDS))
-            or not all(is_int(c) for c in deck)
-        ):
+        if not isinstance(deck, list) or sorted(deck) != list(range(N_FIELDS)) or not all(is_int(c) for c in deck):
             self.fail(f"deck is not a permutation of the {N_FIELDS} fields: {deck!r}")
         start = ev.get("start")
         if start != deck[:n]:
-            self.fail(
-                f"start is {start!r}, expected the first {n} cards of the deck {deck[:n]!r}"
-            )
+            self.fail(f"start is {start!r}, expected the first {n} cards of the deck {deck[:n]!r}")
         discard = bool(got["three_player_discard"]) and n == 3
         st = BahamaState(
             params=dict(params),
@@ -386,17 +365,11 @@ class BahamaReferee(EventCursor):
         free = [f for f in st.adjacency[here] if st.taxi_at(f) is None]
         if to == here:
             if st.must_move and free:
-                self.fail(
-                    f"stay on {here} under must_move while adjacent fields {free} are free"
-                )
+                self.fail(f"stay on {here} under must_move while adjacent fields {free} are free")
         elif to not in st.adjacency[here]:
-            self.fail(
-                f"move {here}->{to}: field {to} is not adjacent to {here} (adjacent: {st.adjacency[here]})"
-            )
+            self.fail(f"move {here}->{to}: field {to} is not adjacent to {here} (adjacent: {st.adjacency[here]})")
         elif st.taxi_at(to) is not None:
-            self.fail(
-                f"move {here}->{to}: field {to} is occupied by seat {st.taxi_at(to)}'s taxi"
-            )
+            self.fail(f"move {here}->{to}: field {to} is occupied by seat {st.taxi_at(to)}'s taxi")
         st.position[seat] = to
         self.done(ev)
         nxt = self.peek()
@@ -413,9 +386,7 @@ class BahamaReferee(EventCursor):
             self.same(ev, "field", to, "drop field")
             got = ev.get("citizens")
             if not isinstance(got, list) or sorted(got) != due:
-                self.fail(
-                    f"drop citizens {got!r}, expected exactly the passengers bound for {to}: {due}"
-                )
+                self.fail(f"drop citizens {got!r}, expected exactly the passengers bound for {to}: {due}")
             blocks = [st.dist[st.citizen_origin[k]][st.citizen_dest[k]] for k in due]
             fare = sum(blocks)
             self.same(ev, "fare", fare, f"fare (shortest-path distances {blocks})")
@@ -429,12 +400,7 @@ class BahamaReferee(EventCursor):
         ev = self.peek()
         here_waiting = st.waiting_on(to)
         is_pickup = isinstance(ev, dict) and ev.get("type") == "pickup"
-        if (
-            PICKUP_COMPULSORY
-            and here_waiting
-            and self.may_take(seat) is None
-            and not is_pickup
-        ):
+        if PICKUP_COMPULSORY and here_waiting and self.may_take(seat) is None and not is_pickup:
             self.fail(
                 f"no pickup, but citizen {here_waiting[0]} waits on field {to} and seat {seat} "
                 f"may take it ({len(st.aboard[seat])} aboard, {len(st.waiting())} waiting, pile {st.pile()}): "
@@ -447,16 +413,12 @@ class BahamaReferee(EventCursor):
                 return
         ev = self.peek()
         if isinstance(ev, dict) and ev.get("type") in ("drop", "pickup", "move"):
-            self.fail(
-                f"{ev.get('type')} out of place: one move, then drop, then pick-up per turn"
-            )
+            self.fail(f"{ev.get('type')} out of place: one move, then drop, then pick-up per turn")
         if st.turn >= st.max_turns:
             self.end("turn_limit")
             return
         if isinstance(ev, dict) and ev.get("type") == "end":
-            self.fail(
-                f"end after turn {st.turn} but {len(st.waiting())} citizens wait and max_turns is {st.max_turns}"
-            )
+            self.fail(f"end after turn {st.turn} but {len(st.waiting())} citizens wait and max_turns is {st.max_turns}")
 
     def pickup(self, ev: dict, seat: int, here: int) -> None:
         st = self.st
@@ -464,34 +426,19 @@ class BahamaReferee(EventCursor):
         self.same(ev, "seat", seat)
         self.same(ev, "field", here, "pickup field")
         ks = ev.get("citizens")
-        if (
-            not isinstance(ks, list)
-            or not ks
-            or not all(is_int(k) for k in ks)
-            or len(set(ks)) != len(ks)
-        ):
-            self.fail(
-                f"pickup citizens must be a non-empty list of distinct ids, got {ks!r}"
-            )
+        if not isinstance(ks, list) or not ks or not all(is_int(k) for k in ks) or len(set(ks)) != len(ks):
+            self.fail(f"pickup citizens must be a non-empty list of distinct ids, got {ks!r}")
         for k in ks:
             if not 0 <= k < len(st.citizen_where) or st.citizen_where[k] != (
                 "wait",
                 here,
             ):
-                where = (
-                    st.citizen_where[k]
-                    if 0 <= k < len(st.citizen_where)
-                    else "never drawn"
-                )
-                self.fail(
-                    f"pickup of citizen {k}: not waiting on field {here} (it is {where!r})"
-                )
+                where = st.citizen_where[k] if 0 <= k < len(st.citizen_where) else "never drawn"
+                self.fail(f"pickup of citizen {k}: not waiting on field {here} (it is {where!r})")
             why = self.may_take(seat)
             if why:
                 self.fail(f"pickup of citizen {k}: {why}")
-            if (st.third_lock and st.pile() < 2) or (
-                st.second_lock and len(st.waiting()) <= st.second_lock_waiting
-            ):
+            if (st.third_lock and st.pile() < 2) or (st.second_lock and len(st.waiting()) <= st.second_lock_waiting):
                 st.endphase_checks += 1
             st.aboard[seat].append(k)
             st.citizen_where[k] = ("ride", seat)
@@ -499,14 +446,10 @@ class BahamaReferee(EventCursor):
         self.done(ev)
         for _ in ks:
             if st.pile() >= 2:
-                self.citizen(
-                    "a replacement for the citizen taken (the pile holds >= 2 cards)"
-                )
+                self.citizen("a replacement for the citizen taken (the pile holds >= 2 cards)")
         nxt = self.peek()
         if isinstance(nxt, dict) and nxt.get("type") == "citizen":
-            self.fail(
-                f"citizen drawn but the pile holds {st.pile()} card(s) (< 2) or no citizen was taken to replace"
-            )
+            self.fail(f"citizen drawn but the pile holds {st.pile()} card(s) (< 2) or no citizen was taken to replace")
 
     def may_take(self, seat: int) -> str | None:
         """Why ``seat``'s taxi may not take a citizen now (capacity, end phase), or None."""
@@ -539,9 +482,7 @@ class BahamaReferee(EventCursor):
         self.done(ev)
 
 
-def referee_bahama(
-    events: Sequence[dict], observer: Observer | None = None
-) -> BahamaState:
+def referee_bahama(events: Sequence[dict], observer: Observer | None = None) -> BahamaState:
     """Replay ``events``; the final state, or :class:`IllegalTrace` at the first violation."""
     ref = BahamaReferee(events, observer)
     try:
@@ -549,6 +490,10 @@ def referee_bahama(
     except IllegalTrace:
         raise
     except (KeyError, TypeError, IndexError, ValueError) as exc:  # malformed event
-        raise IllegalTrace(
-            ref.i, ref.peek() or {}, f"malformed event: {exc!r}"
-        ) from exc
+        raise IllegalTrace(ref.i, ref.peek() or {}, f"malformed event: {exc!r}") from exc
+
+
+def referee(events: Sequence[dict]) -> None:
+    """The contract's referee (tests/test_contract.py): AssertionError
+    (:class:`IllegalTrace`) at the first event that breaks a rule."""
+    referee_bahama(events)

@@ -1,0 +1,105 @@
+"""The metrics a baseline records and a check compares, from the counts of a run.
+
+``counts_of`` turns an :class:`~balance.aggregate.Aggregate` into JSON-ready
+counts (what a baseline file stores); ``metrics_of`` computes every metric from
+counts, each with its 95% interval: proportions (win rate per seat and per
+player, no-winner rate, each end reason's share) with Wilson intervals, the
+mean game length with a normal interval, and the median and 90th percentile of
+game length with distribution-free intervals.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from balance.config import END_REASON
+from balance.stats import hist_mean_se, hist_quantile, hist_quantile_ci, wilson, z_value
+
+QUANTILES = {"turns_median": 0.5, "turns_p90": 0.9}
+
+
+def counts_of(
+    agg: Any, strategies: Sequence[str], end_reasons: Sequence[str]
+) -> dict[str, Any]:
+    """The counts behind every metric of an :class:`~balance.aggregate.Aggregate` (JSON-ready)."""
+    hist = np.asarray(agg.turns_hist, dtype=np.int64)
+    return {
+        "games": int(agg.games),
+        "seat_wins": [int(x) for x in agg.seat_wins],
+        "strategies": list(strategies),
+        "strategy_wins": [int(x) for x in agg.strategy_wins],
+        "strategy_games": [int(x) for x in agg.strategy_games],
+        "no_winner": int(agg.no_winner),
+        "end_reasons": {
+            name: int(agg.end_reasons[i]) for i, name in enumerate(end_reasons)
+        },
+        "turns_hist": [int(x) for x in np.trim_zeros(hist, "b")],
+    }
+
+
+@dataclass
+class Metric:
+    """One figure with its 95% interval: a proportion (``count``/``n``), a mean or a quantile."""
+
+    name: str
+    kind: str  # "proportion" | "mean" | "quantile"
+    value: float
+    ci95: tuple[float, float]
+    n: int
+    count: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "name": self.name,
+            "kind": self.kind,
+            "value": self.value,
+            "ci95": list(self.ci95),
+            "n": self.n,
+        }
+        if self.count is not None:
+            out["count"] = self.count
+        return out
+
+
+def metrics_of(counts: Mapping[str, Any]) -> dict[str, Metric]:
+    """Every compared metric, by name (``seat_win_rate[0]``, ``end_reason[NAME]``, ``turns_p90`` ...)."""
+    n = int(counts["games"])
+    out: dict[str, Metric] = {}
+
+    def prop(name: str, k: int, m: int) -> None:
+        out[name] = Metric(name, "proportion", k / m if m else 0.0, wilson(k, m), m, k)
+
+    for seat, wins in enumerate(counts["seat_wins"]):
+        prop(f"seat_win_rate[{seat}]", int(wins), n)
+    # One distinct player: its win rate is 1 - no_winner_rate, already compared.
+    if len(counts["strategies"]) > 1:
+        for name, wins, games in zip(
+            counts["strategies"], counts["strategy_wins"], counts["strategy_games"]
+        ):
+            prop(f"strategy_win_rate[{name}]", int(wins), int(games))
+    prop("no_winner_rate", int(counts["no_winner"]), n)
+    for reason, k in counts["end_reasons"].items():
+        prop(f"{END_REASON}[{reason}]", int(k), n)
+    hist = np.asarray(counts["turns_hist"], dtype=np.int64)
+    if n and hist.sum() > 0:
+        mean, se = hist_mean_se(hist)
+        half = z_value() * se if math.isfinite(se) else float("inf")
+        out["turns_mean"] = Metric(
+            "turns_mean", "mean", mean, (mean - half, mean + half), n
+        )
+        for name, q in QUANTILES.items():
+            lo, hi = hist_quantile_ci(hist, q)
+            out[name] = Metric(
+                name,
+                "quantile",
+                float(hist_quantile(hist, q)),
+                (float(lo), float(hi)),
+                n,
+            )
+    return out
+

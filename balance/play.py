@@ -1,0 +1,152 @@
+"""``balance run``: one run description validated, played and summed up.
+
+:func:`play` checks everything before a game is played, splits the run into
+tasks (:mod:`balance.runner`), plays them on the executor asked for
+(:mod:`balance.executors`) and returns a :class:`RunResult`: what was played
+(every rule listed), the merged aggregate and the figures.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from balance.aggregate import Aggregate
+from balance.errors import UserError
+from balance.runner import execute, tasks_for
+from balance.runspec import RunSpec, check_device
+from balance.seating import uneven_warning
+
+
+def check_gpu_run(spec: Any, scheduler: str | None, player_file: str | None) -> None:
+    """Everything ``--device gpu`` needs, checked before any game is played."""
+    if not spec.has_gpu:
+        from balance.registry import game_names, get_game
+
+        with_gpu = [n for n in game_names() if get_game(n).has_gpu]
+        raise UserError(
+            f"--device gpu: {spec.name} has no GPU kernel; games with one: {', '.join(with_gpu) or 'none'}"
+        )
+    if scheduler or os.environ.get("BALANCE_SCHEDULER"):
+        raise UserError("--device gpu runs on this machine; drop --scheduler (and BALANCE_SCHEDULER)")
+    if player_file:
+        raise UserError("--device gpu plays the built-in players only; a --player-file runs with --device cpu")
+    from balance.gpu import require_cuda
+
+    require_cuda()
+
+
+@dataclass
+class RunResult:
+    """One run's results: what was played (``run``, every rule listed), the
+    aggregate and the figures."""
+
+    run: RunSpec
+    strategies: list[str]  # each distinct player's label
+    aggregate: Aggregate
+    elapsed_s: float
+    end_reasons: list[str]
+    score_name: str
+    extra: dict[str, Any] = field(default_factory=dict)
+    device: str = "cpu"
+
+    @property
+    def game(self) -> str:
+        return self.run.game
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.run.params)
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.run.players or ())
+
+    @property
+    def seed(self) -> int:
+        return self.run.seed
+
+    @property
+    def games(self) -> int:
+        return self.run.games
+
+    @property
+    def rotate_seats(self) -> bool:
+        return self.run.rotate_seats
+
+    @property
+    def board(self) -> str | None:
+        return self.run.board
+
+    def to_dict(self) -> dict[str, Any]:
+        from balance import __version__
+        from balance.summary import summarize
+
+        seat_players = ["rotated"] * len(self.players) if self.rotate_seats else self.players
+        figures = summarize(self.aggregate, self.strategies, seat_players, self.end_reasons, self.score_name)
+        return {
+            "game": self.game,
+            "games": self.games,
+            "seed": self.seed,
+            "params": self.params,
+            "players": self.players,
+            "rotate_seats": self.rotate_seats,
+            "board": self.board,
+            "device": self.device,
+            **figures,
+            "elapsed_s": self.elapsed_s,
+            "games_per_second": self.games / self.elapsed_s if self.elapsed_s > 0 else None,
+            "version": __version__,
+            **self.extra,
+        }
+
+
+def play(
+    run: RunSpec,
+    *,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    chunk: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    device: str = "cpu",
+) -> RunResult:
+    """Validate ``run``, play its games on the executor asked for, and sum them up.
+
+    ``progress`` is called with the number of games finished after each chunk;
+    ``device="gpu"`` plays on a CUDA GPU (games with a GPU kernel; the same numbers).
+    """
+    from balance.executors import make_executor
+
+    check_device(device)
+    r = run.resolved()
+    if device == "gpu":
+        check_gpu_run(r.spec, scheduler, run.player_file)
+    tasks = tasks_for(r.run, chunk, device=device)
+    start = time.perf_counter()
+    with make_executor(threads, scheduler) as executor:
+        merged = execute(tasks, executor, (lambda t, a: progress(a.games)) if progress else None)
+    elapsed = time.perf_counter() - start
+    extra = {}
+    warning = uneven_warning(run.games, r.seatings.shape[0])
+    if run.rotate_seats and warning:
+        extra["warning"] = warning
+    seat_players = [r.strategies[k].label for k in r.seat_index]
+    if not run.rotate_seats and len(set(seat_players)) > 1:
+        extra["seat_note"] = (
+            f"the seats hold different players ({', '.join(seat_players)}) and do not rotate: the win rate by seat "
+            "mixes each seat's edge with its player's strength (--rotate-seats, or one player in every seat, "
+            "separates them)"
+        )
+    return RunResult(
+        run=r.run,
+        strategies=r.labels,
+        aggregate=merged[0],
+        elapsed_s=elapsed,
+        end_reasons=r.spec.end_reason_names,
+        score_name=r.spec.score_name,
+        extra=extra,
+        device=device,
+    )

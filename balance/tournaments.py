@@ -1,0 +1,542 @@
+"""Tournaments: which players are stronger, and by how much, with intervals.
+
+``balance tournament GAME --players greedy,fleet,nearest,mc`` plays
+
+* **every pairing** (two seats; with ``--seats K > 2``, every table of K distinct
+  players), each table in every seat order in turn (seats rotated, so the seat
+  effect cancels), every table on the same games ``0 .. N-1`` of the master seed
+  (common random numbers: the same deals at every table);
+* **the seat effect of each player**: the player alone in every seat, so what is
+  left is the seat's own advantage under that player.
+
+From the counts it computes the win-rate matrix (how often the row player won a
+game against the column player, among the games one of them won, with Wilson
+intervals), each player's overall win rate, and a Bradley–Terry rating for each
+player: the maximum-likelihood strengths of the model P(a beats b) =
+s_a / (s_a + s_b), fitted on every decided pair (a win at a table of K players
+counts as a win over each other player there), shown on the Elo scale (400 ·
+log10 of the strength, the mean rating 0) with 95% intervals from the observed
+information.
+
+A tournament directory holds ``manifest.json`` (what is played) and one JSON file
+of counts per finished table; ``--resume`` plays only the tables not yet written,
+and refuses a directory made for another tournament.  ``report.html`` and
+``report.json`` are written at the end.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import itertools
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from balance.aggregate import Aggregate
+from balance.errors import UserError
+
+DEFAULT_GAMES = 20_000
+ELO = 400.0 / math.log(10.0)
+FORMAT = 1
+
+
+# --------------------------------------------------------------------------- the plan
+@dataclass(frozen=True)
+class Table:
+    """One unit of play: ``players`` (labels) seated by every row of ``seatings``."""
+
+    kind: str  # "match": distinct players, seats rotated; "seats": one player in every seat
+    players: tuple[str, ...]
+    seatings: tuple[tuple[int, ...], ...]
+
+    @property
+    def name(self) -> str:
+        return (" vs ".join(self.players)) if self.kind == "match" else f"{self.players[0]} in every seat"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "players": list(self.players), "seatings": [list(r) for r in self.seatings]}
+
+
+def tables_for(labels: Sequence[str], seats: int, seat_tables: bool = True) -> list[Table]:
+    """Every table of ``seats`` distinct players (each in every seat order), then,
+    with ``seat_tables``, each player alone in every seat."""
+    out: list[Table] = []
+    for combo in itertools.combinations(range(len(labels)), seats):
+        rows = tuple(itertools.permutations(range(seats)))
+        out.append(Table("match", tuple(labels[i] for i in combo), rows))
+    if seat_tables:
+        for label in labels:
+            out.append(Table("seats", (label,), ((0,) * seats,)))
+    return out
+
+
+# --------------------------------------------------------------------------- statistics
+def pair_wins(tables: Sequence[Table], aggregates: Sequence[Any], labels: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """``wins[a, b]``: games player a won at a table where b sat; ``met[a, b]``:
+    games a and b played together (match tables only)."""
+    n = len(labels)
+    wins = np.zeros((n, n), np.int64)
+    met = np.zeros((n, n), np.int64)
+    index = {label: i for i, label in enumerate(labels)}
+    for table, agg in zip(tables, aggregates):
+        if table.kind != "match" or agg is None:
+            continue
+        ids = [index[p] for p in table.players]
+        for k, a in enumerate(ids):
+            for b in ids:
+                if a != b:
+                    wins[a, b] += int(agg.strategy_wins[k])
+                    met[a, b] += int(agg.games)
+    return wins, met
+
+
+def bradley_terry(wins: np.ndarray, iterations: int = 10_000, tol: float = 1e-12) -> tuple[np.ndarray, np.ndarray]:
+    """Bradley–Terry strengths on the log scale (mean 0) and their standard errors.
+
+    ``wins[a, b]`` counts a's wins over b.  Fitted by Hunter's (2004) MM
+    algorithm.  A player that never lost (or never won) has no finite estimate;
+    then every pair that met gets half a win each way (a weak prior, stated in
+    the output).  Standard errors come from the observed information with the
+    mean-zero constraint (the pseudo-inverse of the Hessian).
+    """
+    w = np.asarray(wins, dtype=float)
+    n = w.shape[0]
+    games = w + w.T
+    won = w.sum(axis=1)
+    lost = w.sum(axis=0)
+    if n and (np.any(won == 0) or np.any(lost == 0)):
+        w = w + 0.5 * (games > 0)
+        games = w + w.T
+        won = w.sum(axis=1)
+    strength = np.ones(n)
+    for _ in range(iterations):
+        denom = np.array(
+            [sum(games[a, b] / (strength[a] + strength[b]) for b in range(n) if b != a and games[a, b]) for a in range(n)]
+        )
+        new = np.where(denom > 0, won / np.where(denom > 0, denom, 1.0), strength)
+        new = new / math.exp(np.mean(np.log(new))) if np.all(new > 0) else new
+        if np.max(np.abs(new - strength)) < tol:
+            strength = new
+            break
+        strength = new
+    beta = np.log(strength)
+    beta -= beta.mean()
+    info = np.zeros((n, n))
+    for a in range(n):
+        for b in range(a + 1, n):
+            if games[a, b]:
+                p = 1.0 / (1.0 + math.exp(beta[b] - beta[a]))
+                v = games[a, b] * p * (1 - p)
+                info[a, a] += v
+                info[b, b] += v
+                info[a, b] -= v
+                info[b, a] -= v
+    cov = np.linalg.pinv(info)
+    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+    return beta, se
+
+
+def _rate(count: int, n: int) -> dict[str, Any]:
+    from balance.stats import wilson
+
+    lo, hi = wilson(int(count), int(n))
+    return {"count": int(count), "n": int(n), "rate": float(count) / n if n else 0.0, "ci95": [lo, hi]}
+
+
+def summarize(manifest: Mapping[str, Any], aggregates: Sequence[Any]) -> dict[str, Any]:
+    """The tournament's figures from its tables' counts (None: not played yet)."""
+    labels = list(manifest["players"])
+    tables = [Table(t["kind"], tuple(t["players"]), tuple(tuple(r) for r in t["seatings"])) for t in manifest["tables"]]
+    wins, met = pair_wins(tables, aggregates, labels)
+    n = len(labels)
+    matrix = []
+    for a in range(n):
+        row = []
+        for b in range(n):
+            if a == b or not met[a, b]:
+                row.append(None)
+                continue
+            decided = int(wins[a, b] + wins[b, a])
+            cell = _rate(wins[a, b], decided)
+            cell.update(games=int(met[a, b]), decided=decided)
+            row.append(cell)
+        matrix.append(row)
+    overall = []
+    for i, label in enumerate(labels):
+        played = won = 0
+        for table, agg in zip(tables, aggregates):
+            if table.kind == "match" and agg is not None and label in table.players:
+                k = table.players.index(label)
+                played += int(agg.games)
+                won += int(agg.strategy_wins[k])
+        overall.append({"player": label, **_rate(won, played)})
+    played_pairs = wins + wins.T
+    beta, se = bradley_terry(wins) if played_pairs.sum() else (np.zeros(n), np.zeros(n))
+    z = 1.959963984540054
+    prior = bool(np.any(wins.sum(axis=1) == 0) or np.any(wins.sum(axis=0) == 0))
+    ratings = [
+        {
+            "player": labels[i],
+            "elo": float(ELO * beta[i]),
+            "ci95": [float(ELO * (beta[i] - z * se[i])), float(ELO * (beta[i] + z * se[i]))],
+            "se": float(ELO * se[i]),
+        }
+        for i in range(n)
+    ]
+    seats = []
+    for table, agg in zip(tables, aggregates):
+        if table.kind != "seats" or agg is None:
+            continue
+        seats.append(
+            {
+                "player": table.players[0],
+                "games": int(agg.games),
+                "seats": [_rate(agg.seat_wins[s], agg.games) for s in range(agg.n_seats)],
+                "no_winner": _rate(agg.no_winner, agg.games),
+            }
+        )
+    return {
+        "players": labels,
+        "matrix": matrix,
+        "overall": overall,
+        "ratings": sorted(ratings, key=lambda r: -r["elo"]),
+        "rating_model": "Bradley-Terry (Elo scale, mean 0), 95% intervals from the observed information"
+        + ("; half a win each way added to every pair that met (a player never lost or never won)" if prior else ""),
+        "seat_effect": seats,
+    }
+
+
+# --------------------------------------------------------------------------- storage
+def _table_path(out: Path, i: int) -> Path:
+    return out / "tables" / f"{i:04d}.json"
+
+
+def load(out: str | os.PathLike[str]) -> tuple[dict[str, Any], list[Any]]:
+    """A tournament directory's manifest and each table's counts (None: not played)."""
+    folder = Path(out)
+    path = folder / "manifest.json"
+    if not path.is_file():
+        raise UserError(f"{folder}: not a tournament directory (no manifest.json)")
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    aggregates: list[Any] = []
+    for i in range(len(manifest["tables"])):
+        p = _table_path(folder, i)
+        aggregates.append(Aggregate.from_dict(json.loads(p.read_text(encoding="utf-8"))) if p.is_file() else None)
+    return manifest, aggregates
+
+
+# --------------------------------------------------------------------------- running
+@dataclass
+class TournamentResult:
+    out: Path
+    manifest: dict[str, Any]
+    aggregates: list[Any]
+    figures: dict[str, Any] = field(default_factory=dict)
+    elapsed_s: float = 0.0
+    html: Path | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.manifest["game"],
+            "games_per_table": self.manifest["games"],
+            "seed": self.manifest["seed"],
+            "seats": self.manifest["seats"],
+            "params": self.manifest["params"],
+            "tables": len(self.manifest["tables"]),
+            **self.figures,
+            "elapsed_s": self.elapsed_s,
+        }
+
+
+def tournament(
+    game: str | None = None,
+    *,
+    players: str | Sequence[str],
+    games: int = DEFAULT_GAMES,
+    seats: int | None = None,
+    seed: int = 0,
+    params: Mapping[str, Any] | None = None,
+    board: str | None = None,
+    player_file: str | None = None,
+    out: str | os.PathLike[str] | None = None,
+    resume: bool = False,
+    seat_tables: bool = True,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    chunk: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    report: bool = True,
+    command: str | None = None,
+    on_start: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """Play a tournament between ``players`` and write its counts, figures and report.
+
+    >>> import balance
+    >>> r = balance.tournament("GAME", players="greedy,fleet,mc", games=2000)  # doctest: +SKIP
+    >>> r.figures["ratings"]                                                  # doctest: +SKIP
+    """
+    from balance.config import default_game
+    from balance.executors import make_executor
+    from balance.registry import get_game
+    from balance.runner import execute, tasks_for
+    from balance.runspec import RunSpec, check_games, check_seed, split_players
+
+    check_games(games)
+    check_seed(seed)
+    spec = get_game(game or default_game())
+    labels_in = list(split_players(players)) if isinstance(players, str) else [str(p).strip() for p in players]
+    if len(labels_in) < 2:
+        raise UserError(f"--players {','.join(labels_in)}: a tournament needs at least 2 players")
+    k = seats if seats is not None else spec.min_players
+    if not spec.min_players <= k <= spec.max_players:
+        raise UserError(f"--seats {k}: {spec.name} plays with {spec.min_players} to {spec.max_players}")
+    if k > len(labels_in):
+        raise UserError(f"--seats {k}: needs at least {k} distinct players, got {len(labels_in)}")
+    values = spec.resolve_params(params)
+    if board is not None:
+        spec.board_for(board)
+    extra = _extra(spec, player_file)
+    labels = []
+    for text in labels_in:  # a tournament may have more players than a table has seats
+        label = spec.parse_player(text, extra).label
+        if label in labels:
+            raise UserError(f"--players: {label} given twice")
+        labels.append(label)
+    tables = tables_for(labels, k, seat_tables)
+    folder = Path(out) if out is not None else Path("runs") / f"{spec.name}-tournament-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    manifest = {
+        "format": FORMAT,
+        "kind": "tournament",
+        "game": spec.name,
+        "players": labels,
+        "seats": k,
+        "games": int(games),
+        "seed": int(seed),
+        "params": values,
+        "board": str(Path(board).resolve()) if board else None,
+        "player_file": str(Path(player_file).resolve()) if player_file else None,
+        "end_reasons": spec.end_reason_names,
+        "tables": [t.to_dict() for t in tables],
+        "command": command or _equivalent(spec.name, labels, k, games, seed, values, spec, board, player_file),
+    }
+    existing = folder / "manifest.json"
+    if existing.is_file():
+        if not resume:
+            raise UserError(f"{folder} already holds a tournament; pass --resume to continue it, or choose another --out")
+        old = json.loads(existing.read_text(encoding="utf-8"))
+        keys = ("game", "players", "seats", "games", "seed", "params", "board", "tables")
+        differ = [key for key in keys if old.get(key) != json.loads(json.dumps(manifest[key]))]
+        if differ:
+            raise UserError(f"{folder}: --resume of another tournament (differs in {', '.join(differ)})")
+    else:
+        folder.mkdir(parents=True, exist_ok=True)
+        from balance.store import atomic_write_json
+
+        atomic_write_json(existing, manifest)
+    _, aggregates = load(folder)
+    tasks = []
+    for i, table in enumerate(tables):
+        if aggregates[i] is not None:
+            continue
+        # A match seats its players once each, every order in turn (the rows of
+        # table.seatings are the seatings of a rotated run); a seat table one
+        # player in every seat.
+        by_seat = table.players if table.kind == "match" else table.players * k
+        run = RunSpec(
+            spec.name, tuple(values.items()), tuple(by_seat), seed, games, table.kind == "match",
+            manifest["board"], manifest["player_file"],
+        )
+        tasks += tasks_for(run, chunk, point=i)
+    left = {}
+    for t in tasks:
+        left[t.point] = left.get(t.point, 0) + 1
+    if on_start is not None:
+        on_start(sum(t.n_games for t in tasks))
+    start = time.perf_counter()
+    merged: dict[int, Any] = {}
+
+    def on_result(task: Any, agg: Any) -> None:
+        from balance.store import atomic_write_json
+
+        merged[task.point] = merged[task.point].merge(agg) if task.point in merged else agg
+        left[task.point] -= 1
+        if left[task.point] == 0:
+            (folder / "tables").mkdir(exist_ok=True)
+            atomic_write_json(_table_path(folder, task.point), merged[task.point].to_dict())
+            aggregates[task.point] = merged[task.point]
+        if progress is not None:
+            progress(agg.games)
+
+    with make_executor(threads, scheduler) as executor:
+        execute(tasks, executor, on_result)
+    elapsed = time.perf_counter() - start
+    manifest, aggregates = load(folder)
+    figures = summarize(manifest, aggregates)
+    result = TournamentResult(folder, manifest, aggregates, figures, elapsed)
+    from balance.store import atomic_write_json
+
+    atomic_write_json(folder / "report.json", {**result.to_dict(), "elapsed_s": None})
+    if report:
+        result.html = write_html(folder, manifest, figures)
+    return result
+
+
+def _equivalent(game, labels, seats, games, seed, values, spec, board, player_file) -> str:
+    """The command line that plays this tournament (for the report's footer)."""
+    import shlex
+
+    words = ["balance", "tournament", game, "--players", ",".join(labels), "--games", str(games), "--seats", str(seats)]
+    words += ["--seed", str(seed)]
+    for p in spec.params:
+        if values[p.name] != p.default:
+            words += ["--param", f"{p.name}={values[p.name]}"]
+    if board:
+        words += ["--board", str(board)]
+    if player_file:
+        words += ["--player-file", str(player_file)]
+    return shlex.join(words)
+
+
+def _extra(spec: Any, player_file: str | None) -> tuple[Any, ...]:
+    from balance.playerfile import players_in_file
+
+    return players_in_file(spec, player_file)
+
+
+# --------------------------------------------------------------------------- findings and HTML
+def findings(manifest: Mapping[str, Any], figures: Mapping[str, Any]) -> list[str]:
+    """The tournament in plain words, each sentence with its interval and n."""
+    from balance import format as fmt
+
+    out: list[str] = []
+    ratings = figures["ratings"]
+    if len(ratings) >= 2:
+        top, second = ratings[0], ratings[1]
+        a, b = figures["players"].index(top["player"]), figures["players"].index(second["player"])
+        cell = figures["matrix"][a][b]
+        clear = top["ci95"][0] > second["ci95"][1]
+        line = (
+            f"{top['player']} is the strongest player ({top['elo']:+.0f} on the Elo scale, "
+            f"95% interval {top['ci95'][0]:+.0f} to {top['ci95'][1]:+.0f})"
+        )
+        if cell is not None:
+            line += f"; against {second['player']} it wins {fmt.percent_ci(cell['rate'], cell['ci95'])} of the decided games (n={cell['n']:,})"
+        line += "." if clear else f", but its interval overlaps that of {second['player']}: not clearly stronger."
+        out.append(line)
+    for e in figures["seat_effect"]:
+        rates = [c["rate"] for c in e["seats"]]
+        best = max(range(len(rates)), key=rates.__getitem__)
+        worst = min(range(len(rates)), key=rates.__getitem__)
+        b, w = e["seats"][best], e["seats"][worst]
+        apart = b["ci95"][0] > w["ci95"][1]
+        out.append(
+            f"With {e['player']} in every seat, seat {best} wins {fmt.percent_ci(b['rate'], b['ci95'])} and seat {worst} "
+            f"{fmt.percent_ci(w['rate'], w['ci95'])} (n={e['games']:,} each)"
+            + (": the seat matters." if apart else ": no seat is clearly favoured.")
+        )
+    return out
+
+
+def _ratings_figure(figures: Mapping[str, Any]) -> str:
+    from balance.report.figures import _new_figure, svg_inline
+
+    ratings = list(reversed(figures["ratings"]))
+    fig = _new_figure(8.0, 0.5 + 0.45 * len(ratings))
+    ax = fig.add_subplot()
+    ys = range(len(ratings))
+    elo = [r["elo"] for r in ratings]
+    lo = [r["elo"] - r["ci95"][0] for r in ratings]
+    hi = [r["ci95"][1] - r["elo"] for r in ratings]
+    ax.errorbar(elo, list(ys), xerr=[lo, hi], fmt="o", color="#1f77b4", capsize=3)
+    ax.axvline(0.0, color="#888", lw=0.8)
+    ax.set_yticks(list(ys), [r["player"] for r in ratings])
+    ax.set_xlabel("rating, Elo scale (mean 0), with 95% interval")
+    return svg_inline(fig, "ratings", "Ratings of the players with 95% intervals")
+
+
+def write_html(folder: Path, manifest: Mapping[str, Any], figures: Mapping[str, Any]) -> Path:
+    """A self-contained page in the report's style: findings, ratings, the
+    win-rate matrix, overall win rates, the seat effect, how to reproduce."""
+    import html
+
+    from balance import format as fmt
+    from balance.report.page import _CSS
+
+    def e(text: Any) -> str:
+        return html.escape(str(text), quote=True)
+
+    def pct(cell: Mapping[str, Any]) -> str:
+        return f"{fmt.percent_ci(cell['rate'], cell['ci95'])}"
+
+    labels = figures["players"]
+    title = f"{manifest['game']}: tournament of {len(labels)} players"
+    lede = (
+        f"{manifest['seats']} seats, {manifest['games']:,} games per table, seats rotated (every order of the "
+        f"players at a table equally often), the same games (seed {manifest['seed']}) at every table. "
+        "Every figure carries its 95% interval."
+    )
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(title)}</title><style>{_CSS}</style></head><body><main>",
+        f'<header><h1>{e(title)}</h1><p class="lede">{e(lede)}</p></header>',
+        '<section id="findings"><h2>Findings</h2><ul class="findings">',
+        *(f"<li>{e(line)}</li>" for line in findings(manifest, figures)),
+        "</ul></section>",
+        '<section id="ratings"><h2>Ratings</h2>',
+        f"<figure>{_ratings_figure(figures)}<figcaption><b>Ratings.</b> {e(figures['rating_model'])}.</figcaption></figure>",
+        '<div class="scroll"><table><thead><tr><th class="l">player</th><th>rating</th><th>95% interval</th>'
+        "<th>win rate, all its games</th><th>games</th></tr></thead><tbody>",
+    ]
+    overall = {o["player"]: o for o in figures["overall"]}
+    for r in figures["ratings"]:
+        o = overall[r["player"]]
+        parts.append(
+            f'<tr><td class="l">{e(r["player"])}</td><td>{r["elo"]:+.0f}</td>'
+            f"<td>{r['ci95'][0]:+.0f} to {r['ci95'][1]:+.0f}</td><td>{pct(o)}</td><td>{o['n']:,}</td></tr>"
+        )
+    parts.append("</tbody></table></div></section>")
+    parts.append(
+        '<section id="matrix"><h2>Head to head</h2><p class="lede">How often the row player won against the column '
+        "player, among the games one of the two won (Wilson 95% intervals; n = those games).</p>"
+        '<div class="scroll"><table><thead><tr><th class="l"></th>'
+        + "".join(f"<th>{e(b)}</th>" for b in labels)
+        + "</tr></thead><tbody>"
+    )
+    for a, row in zip(labels, figures["matrix"]):
+        cells = "".join("<td>–</td>" if c is None else f"<td>{pct(c)}<br><small>n={c['n']:,}</small></td>" for c in row)
+        parts.append(f'<tr><th class="l">{e(a)}</th>{cells}</tr>')
+    parts.append("</tbody></table></div></section>")
+    if figures["seat_effect"]:
+        parts.append(
+            '<section id="seats"><h2>Seat effect</h2><p class="lede">The same player in every seat: what is left is '
+            "the seat's own advantage under that player (Wilson 95% intervals).</p>"
+            '<div class="scroll"><table><thead><tr><th class="l">player</th>'
+            + "".join(f"<th>seat {s}</th>" for s in range(manifest["seats"]))
+            + "<th>no winner</th><th>games</th></tr></thead><tbody>"
+        )
+        for row in figures["seat_effect"]:
+            parts.append(
+                f'<tr><td class="l">{e(row["player"])}</td>'
+                + "".join(f"<td>{pct(c)}</td>" for c in row["seats"])
+                + f"<td>{pct(row['no_winner'])}</td><td>{row['games']:,}</td></tr>"
+            )
+        parts.append("</tbody></table></div></section>")
+    params = ", ".join(f"{k}={v}" for k, v in manifest["params"].items())
+    parts.append(
+        '<footer id="reproduce"><h3>Reproduce</h3>'
+        f"<pre>{e(manifest.get('command') or '')}</pre>"
+        f"<p>Rules: {e(params)}. Same command, same numbers: game g of every table uses the random stream of "
+        f"(seed, g).</p></footer></main></body></html>\n"
+    )
+    path = folder / "report.html"
+    path.write_text("\n".join(parts), encoding="utf-8")
+    return path

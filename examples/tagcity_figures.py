@@ -98,8 +98,13 @@ def figures(players: list[str], games: int, seed: int, params: dict, rotate: boo
             drone_points[name].append(end["drone_points"][s])
         tie_games += shared_ties(events) > 0
     return {
-        "game": "tagcity", "players": players, "games": games, "seed": seed, "params": params,
-        "rotate_seats": rotate, "board": board_file,
+        "game": "tagcity",
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "params": params,
+        "rotate_seats": rotate,
+        "board": board_file,
         "socials_per_player": {p: mean_ci(v) for p, v in socials.items()},
         "drones_per_player": {p: mean_ci(v) for p, v in drones.items()},
         "targets_per_player": {p: mean_ci(v) for p, v in targets.items()},
@@ -121,14 +126,27 @@ def main() -> None:
     parser.add_argument("--rotate-seats", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    out = figures(args.players.split(","), args.games, args.seed, parse_param_assignments(args.param),
-                  args.rotate_seats, args.board)
+    out = figures(
+        args.players.split(","),
+        args.games,
+        args.seed,
+        parse_param_assignments(args.param),
+        args.rotate_seats,
+        args.board,
+    )
     if args.json:
         print(json.dumps(out, indent=1))
         return
     print(f"tagcity: {args.games} games, seed {args.seed}, players {args.players}, params {out['params']}")
-    for key in ("score", "target_points", "drone_points", "socials_per_player", "drones_per_player",
-                "targets_per_player", "first_completions_per_player"):
+    for key in (
+        "score",
+        "target_points",
+        "drone_points",
+        "socials_per_player",
+        "drones_per_player",
+        "targets_per_player",
+        "first_completions_per_player",
+    ):
         for p, v in out[key].items():
             print(f"  {key:28s} {p:10s} {v['mean']:8.3f}  ({v['ci95'][0]:.3f}-{v['ci95'][1]:.3f})")
     t = out["games_with_a_shared_step_tie"]

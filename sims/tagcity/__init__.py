@@ -28,7 +28,9 @@ class TagCity(GameSpec):
     name = "tagcity"
     title = "Tag City"
     rulebook = "../shared/seeds/002_5ceeb26768fccaf1.txt (Tag City, Robin David, RUNES Editions, 2018)"
-    summary = "roll-and-write: draft dice, paint polyominoes on a city sheet, complete rows, columns and districts first"
+    summary = (
+        "roll-and-write: draft dice, paint polyominoes on a city sheet, complete rows, columns and districts first"
+    )
     params = PARAMS
     end_reasons = (
         EndReason("all_targets", "every row, column and district was completed by someone"),

@@ -51,7 +51,14 @@ N_FACES = 6
 _TOP_KEYS = ("name", "source", "sheet", "shapes", "hq")
 _REQUIRED_TOP = ("sheet", "shapes", "hq")
 _SHEET_KEYS = (
-    "rows", "cols", "districts", "district_names", "row_values", "col_values", "district_values", "remote",
+    "rows",
+    "cols",
+    "districts",
+    "district_names",
+    "row_values",
+    "col_values",
+    "district_values",
+    "remote",
 )
 _HQ_KEYS = ("ring_a", "centre", "faces", "pool_b")
 ORIENTATION_RULES = ("all", "rotate", "fixed")
@@ -208,9 +215,7 @@ def board_from_dict(data: Any, label: str = "board", path: str = "dict") -> TagB
             raise bad(f"sheet.districts[{r}]: expected a string of {cols} characters")
         for c, ch in enumerate(line):
             if ch not in names:
-                raise bad(
-                    f"sheet.districts[{r}] column {c}: {ch!r} is not a district; allowed: {', '.join(names)}"
-                )
+                raise bad(f"sheet.districts[{r}] column {c}: {ch!r} is not a district; allowed: {', '.join(names)}")
     for d, ch in enumerate(names):
         if not any(ch in line for line in grid):
             raise bad(f"sheet.district_names: district {ch!r} has no cell")

@@ -54,7 +54,12 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
         elif kind == EV_ACTION:
             seat, die, shared, act = a & 15, (a >> 4) & 15, (a >> 8) & 1, (a >> 12) & 15
             ev: dict[str, Any] = {
-                "type": "action", "turn": turn, "seat": seat, "die": die, "shared": bool(shared), "kind": KINDS[act],
+                "type": "action",
+                "turn": turn,
+                "seat": seat,
+                "die": die,
+                "shared": bool(shared),
+                "kind": KINDS[act],
             }
             if act in (ACT_PAINT, ACT_DRONE):
                 ev["shape"] = names[place.shape[b]]
@@ -68,25 +73,41 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
             out.append(ev)
         elif kind == EV_COMPLETE:
             target, index = board.target(b)
-            out.append({
-                "type": "complete", "turn": turn, "seat": a, "target": target, "index": index,
-                "high": bool(c), "points": d, "score": e,
-            })
+            out.append(
+                {
+                    "type": "complete",
+                    "turn": turn,
+                    "seat": a,
+                    "target": target,
+                    "index": index,
+                    "high": bool(c),
+                    "points": d,
+                    "score": e,
+                }
+            )
         elif kind == EV_END:
-            out.append({
-                "type": "end",
-                "turn": turn,
-                "winner": a,
-                "reason": reasons[b],
-                "conditions": [CONDITIONS[k] for k in range(3) if (c >> k) & 1],
-                "score": [int(x) for x in (st[TARGET_PTS:TARGET_PTS + n] + st[DRONE_PTS:DRONE_PTS + n]
-                                          + st[SOCIAL_PTS:SOCIAL_PTS + n])],
-                "target_points": [int(x) for x in st[TARGET_PTS:TARGET_PTS + n]],
-                "drone_points": [int(x) for x in st[DRONE_PTS:DRONE_PTS + n]],
-                "social_points": [int(x) for x in st[SOCIAL_PTS:SOCIAL_PTS + n]],
-                "drones": [int(x) for x in st[DRONES:DRONES + n]],
-                "socials": [int(x) for x in st[SOCIALS:SOCIALS + n]],
-            })
+            out.append(
+                {
+                    "type": "end",
+                    "turn": turn,
+                    "winner": a,
+                    "reason": reasons[b],
+                    "conditions": [CONDITIONS[k] for k in range(3) if (c >> k) & 1],
+                    "score": [
+                        int(x)
+                        for x in (
+                            st[TARGET_PTS : TARGET_PTS + n]
+                            + st[DRONE_PTS : DRONE_PTS + n]
+                            + st[SOCIAL_PTS : SOCIAL_PTS + n]
+                        )
+                    ],
+                    "target_points": [int(x) for x in st[TARGET_PTS : TARGET_PTS + n]],
+                    "drone_points": [int(x) for x in st[DRONE_PTS : DRONE_PTS + n]],
+                    "social_points": [int(x) for x in st[SOCIAL_PTS : SOCIAL_PTS + n]],
+                    "drones": [int(x) for x in st[DRONES : DRONES + n]],
+                    "socials": [int(x) for x in st[SOCIALS : SOCIALS + n]],
+                }
+            )
         else:  # pragma: no cover - the kernel writes no other kind
             raise RuntimeError(f"unknown trace row {kind}")
     return out

@@ -614,9 +614,7 @@ def determinize(st, seat):
         return
     for s in range(st[STEP]):
         if s != seat:
-            st[PENDING + s] = checked_act(
-                st, s, players.heuristics(st[SEATING + s], KIND_ACT, s, SUBJECT_SHARED, st)
-            )
+            st[PENDING + s] = checked_act(st, s, players.heuristics(st[SEATING + s], KIND_ACT, s, SUBJECT_SHARED, st))
 
 
 @njit(cache=True)

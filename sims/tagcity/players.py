@@ -361,7 +361,9 @@ PLAYERS = (
     ),
     PlayerInfo("greedy", "takes points now (value V1): drones whenever a drone scores more now than any paint", greedy),
     PlayerInfo("builder", "packs the city (value V2): paints whenever it can, drones only when stuck", builder),
-    PlayerInfo("sniper", "packs the city (value V2) but drones whenever a drone scores more now than any paint", sniper),
+    PlayerInfo(
+        "sniper", "packs the city (value V2) but drones whenever a drone scores more now than any paint", sniper
+    ),
     PlayerInfo(
         "closer",
         "builder, but with 1 or 2 circles left and a strict lead checks social networks rather than paint for nothing",

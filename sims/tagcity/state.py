@@ -285,8 +285,12 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
         image[SHAPE_FIRST + s] = place.first[s]
         image[SHAPE_COUNT + s] = place.count[s]
         image[SHAPE_SIZE + s] = len(cells)
-        image[SHAPE_LONG + s] = max(max(r for r, _ in cells) - min(r for r, _ in cells),
-                                    max(c for _, c in cells) - min(c for _, c in cells)) + 1
+        image[SHAPE_LONG + s] = (
+            max(
+                max(r for r, _ in cells) - min(r for r, _ in cells), max(c for _, c in cells) - min(c for _, c in cells)
+            )
+            + 1
+        )
     for e in range(1, longest + 1):
         image[INV + e] = scale // e
     for x in range(board.n_cells):
@@ -847,4 +851,3 @@ def any_legal(st, seat, shape):
 @njit(cache=True)
 def score_of(st, seat):
     return st[SCORE + seat]
-

@@ -66,8 +66,15 @@ DEFAULT_HQ = {
     "pool_b": ["L3", "I4", "O4", "T4", "L4", "S4", "I5", "L5", "P5", "T5", "U5"],
 }
 PARAM_NAMES = (
-    "hq_side", "orientations", "drone_shapes", "drone_boxes", "social_circles", "social_points", "tie_rule",
-    "finish_round", "max_rounds",
+    "hq_side",
+    "orientations",
+    "drone_shapes",
+    "drone_boxes",
+    "social_circles",
+    "social_points",
+    "tie_rule",
+    "finish_round",
+    "max_rounds",
 )
 CONDITIONS = ("all_targets", "social", "drones")
 REASONS = (*CONDITIONS, "round_limit")
@@ -206,8 +213,12 @@ class _Referee(EventCursor):
         self.want(params["drone_shapes"] in ("hq", "centre"), "drone_shapes is hq or centre")
         self.want(params["tie_rule"] in ("all_high", "draft_order"), "tie_rule is all_high or draft_order")
         self.want(isinstance(params["finish_round"], bool), "finish_round is a bool")
-        for key, lo, hi in (("drone_boxes", 1, 16), ("social_circles", 1, 16), ("social_points", -10, 10),
-                            ("max_rounds", 1, 1000)):
+        for key, lo, hi in (
+            ("drone_boxes", 1, 16),
+            ("social_circles", 1, 16),
+            ("social_points", -10, 10),
+            ("max_rounds", 1, 1000),
+        ):
             self.want(is_int(params[key]) and lo <= params[key] <= hi, f"{key} outside {lo}..{hi}")
         board = self.board(ev.get("board"))
         self.want(params["drone_boxes"] <= len(board.remote), "drone_boxes exceeds the remote's boxes")
@@ -223,13 +234,26 @@ class _Referee(EventCursor):
         self.same(ev, "first_player", 0)
         self.same(ev, "dice", n + 1)
         extra = {"pool_order"} if params["hq_side"] == "B" else set()
-        self.keys(ev, {"type", "turn", "game", "seed", "game_index", "params", "players", "board", "ring",
-                       "first_player", "dice"} | extra)
+        self.keys(
+            ev,
+            {"type", "turn", "game", "seed", "game_index", "params", "players", "board", "ring", "first_player", "dice"}
+            | extra,
+        )
         self.st = Table(
-            n=n, board=board, params=params, ring=list(ring),
-            painted=[set() for _ in range(n)], drawings=[[] for _ in range(n)],
-            circled_values=[[] for _ in range(n)], score=[0] * n, target_points=[0] * n, drone_points=[0] * n,
-            social_points=[0] * n, drones=[0] * n, socials=[0] * n, completed_by=[set() for _ in range(n)],
+            n=n,
+            board=board,
+            params=params,
+            ring=list(ring),
+            painted=[set() for _ in range(n)],
+            drawings=[[] for _ in range(n)],
+            circled_values=[[] for _ in range(n)],
+            score=[0] * n,
+            target_points=[0] * n,
+            drone_points=[0] * n,
+            social_points=[0] * n,
+            drones=[0] * n,
+            socials=[0] * n,
+            completed_by=[set() for _ in range(n)],
             free_circles=set(range(params["social_circles"])),
         )
         pool = list(ring) + list(board.centre) if params["drone_shapes"] == "hq" else list(board.centre)
@@ -238,33 +262,58 @@ class _Referee(EventCursor):
         self.done(ev)
 
     def board(self, data: Any) -> Board:
-        self.want(isinstance(data, dict) and set(data) == {"name", "source", "sheet", "shapes", "hq"},
-                  "board: name, source, sheet, shapes, hq")
+        self.want(
+            isinstance(data, dict) and set(data) == {"name", "source", "sheet", "shapes", "hq"},
+            "board: name, source, sheet, shapes, hq",
+        )
         sheet, shapes, hq = data["sheet"], data["shapes"], data["hq"]
         if data["name"] == DEFAULT_NAME:
             self.want(sheet == DEFAULT_SHEET, "the default board's sheet differs from the specification's")
             self.want(shapes == DEFAULT_SHAPES, "the default board's tiles differ from the specification's")
             self.want(hq == DEFAULT_HQ, "the default board's HQ differs from the specification's")
         rows, cols = sheet["rows"], sheet["cols"]
-        self.want(is_int(rows) and is_int(cols) and 2 <= rows <= 16 and 2 <= cols <= 16 and rows * cols <= 256,
-                  "sheet size")
+        self.want(
+            is_int(rows) and is_int(cols) and 2 <= rows <= 16 and 2 <= cols <= 16 and rows * cols <= 256, "sheet size"
+        )
         names = sheet["district_names"]
-        self.want(len(sheet["districts"]) == rows and all(len(x) == cols for x in sheet["districts"]),
-                  "districts: rows strings of cols characters")
-        district_of = {(r, c): names.index(ch) for r, line in enumerate(sheet["districts"]) for c, ch in enumerate(line)}
+        self.want(
+            len(sheet["districts"]) == rows and all(len(x) == cols for x in sheet["districts"]),
+            "districts: rows strings of cols characters",
+        )
+        district_of = {
+            (r, c): names.index(ch) for r, line in enumerate(sheet["districts"]) for c, ch in enumerate(line)
+        }
         for key, n in (("row_values", rows), ("col_values", cols), ("district_values", len(names))):
-            self.want(len(sheet[key]) == n and all(len(v) == 2 and all(is_int(x) for x in v) for v in sheet[key]),
-                      f"{key}: {n} [high, low] pairs")
+            self.want(
+                len(sheet[key]) == n and all(len(v) == 2 and all(is_int(x) for x in v) for v in sheet[key]),
+                f"{key}: {n} [high, low] pairs",
+            )
         for name, cells in shapes.items():
-            self.want(1 <= len(cells) <= 8 and len({tuple(c) for c in cells}) == len(cells),
-                      f"tile {name}: 1 to 8 distinct cells")
+            self.want(
+                1 <= len(cells) <= 8 and len({tuple(c) for c in cells}) == len(cells),
+                f"tile {name}: 1 to 8 distinct cells",
+            )
         for name in [*hq["ring_a"], *hq["centre"], *hq["pool_b"]]:
             self.want(name in shapes, f"HQ names an unknown tile {name!r}")
-        self.want(len(hq["faces"]) == 6 and all(len(f) == 2 and f[0] != f[1] and all(0 <= x < len(hq["ring_a"])
-                                                                                        for x in f)
-                                                for f in hq["faces"]), "faces: 6 pairs of distinct ring slots")
-        board = Board(rows, cols, district_of, sheet["row_values"], sheet["col_values"], sheet["district_values"],
-                      sheet["remote"], shapes, hq["ring_a"], hq["centre"], hq["faces"], hq["pool_b"])
+        self.want(
+            len(hq["faces"]) == 6
+            and all(len(f) == 2 and f[0] != f[1] and all(0 <= x < len(hq["ring_a"]) for x in f) for f in hq["faces"]),
+            "faces: 6 pairs of distinct ring slots",
+        )
+        board = Board(
+            rows,
+            cols,
+            district_of,
+            sheet["row_values"],
+            sheet["col_values"],
+            sheet["district_values"],
+            sheet["remote"],
+            shapes,
+            hq["ring_a"],
+            hq["centre"],
+            hq["faces"],
+            hq["pool_b"],
+        )
         board.build_targets()
         return board
 
@@ -272,20 +321,26 @@ class _Referee(EventCursor):
     def drawing(self, ev: dict, seat: int, shape: str) -> frozenset[tuple[int, int]]:
         st = self.st
         cells = ev.get("cells")
-        self.want(isinstance(cells, list) and all(isinstance(c, list) and len(c) == 2 and all(is_int(x) for x in c)
-                                                  for c in cells), "cells: a list of [row, col]")
+        self.want(
+            isinstance(cells, list)
+            and all(isinstance(c, list) and len(c) == 2 and all(is_int(x) for x in c) for c in cells),
+            "cells: a list of [row, col]",
+        )
         self.want(cells == sorted(cells), "cells are sorted")
         got = [tuple(c) for c in cells]
         self.want(len(set(got)) == len(got), "a cell is repeated")
         for r, c in got:
             self.want(0 <= r < st.board.rows and 0 <= c < st.board.cols, f"cell {[r, c]} is off the sheet")
             self.want((r, c) not in st.painted[seat], f"cell {[r, c]} is already painted on seat {seat}'s sheet")
-        self.want(_norm(got) in self.forms[shape],
-                  f"cells are not tile {shape} in an allowed orientation ({st.params['orientations']})")
+        self.want(
+            _norm(got) in self.forms[shape],
+            f"cells are not tile {shape} in an allowed orientation ({st.params['orientations']})",
+        )
         return frozenset(got)
 
-    def action(self, seat: int, shared: bool, offered: set[int], dice_shapes: list[str], free: set[int],
-               drones_before: int) -> tuple[dict, frozenset | None, int | None]:
+    def action(
+        self, seat: int, shared: bool, offered: set[int], dice_shapes: list[str], free: set[int], drones_before: int
+    ) -> tuple[dict, frozenset | None, int | None]:
         """Check one action event against the state it was decided on; returns
         (event, cells painted or None, circle circled or None)."""
         st = self.st
@@ -390,8 +445,10 @@ class _Referee(EventCursor):
             self.same(ev, "turn", r)
             self.same(ev, "leader", leader)
             dice = ev["dice"]
-            self.want(isinstance(dice, list) and len(dice) == n + 1 and all(is_int(v) and 1 <= v <= 6 for v in dice),
-                      f"{n + 1} dice of 1..6")
+            self.want(
+                isinstance(dice, list) and len(dice) == n + 1 and all(is_int(v) and 1 <= v <= 6 for v in dice),
+                f"{n + 1} dice of 1..6",
+            )
             self.done(ev)
             ev = self.take("assign", why="the leader places the dice")
             self.keys(ev, {"type", "turn", "seat", "slots", "shapes"})
@@ -400,8 +457,10 @@ class _Referee(EventCursor):
             slots = ev["slots"]
             self.want(isinstance(slots, list) and len(slots) == n + 1, "one slot per die")
             for d, v in enumerate(dice):
-                self.want(slots[d] in st.board.faces[v - 1],
-                          f"die {d} ({v}) on slot {slots[d]}, not one of {st.board.faces[v - 1]}")
+                self.want(
+                    slots[d] in st.board.faces[v - 1],
+                    f"die {d} ({v}) on slot {slots[d]}, not one of {st.board.faces[v - 1]}",
+                )
             shapes = [st.ring[s] for s in slots]
             self.same(ev, "shapes", shapes)
             self.done(ev)
@@ -461,8 +520,22 @@ class _Referee(EventCursor):
     def finish(self, reason: str) -> None:
         st = self.st
         ev = self.take("end", why=f"the game ends ({reason})")
-        self.keys(ev, {"type", "turn", "winner", "reason", "conditions", "score", "target_points", "drone_points",
-                       "social_points", "drones", "socials"})
+        self.keys(
+            ev,
+            {
+                "type",
+                "turn",
+                "winner",
+                "reason",
+                "conditions",
+                "score",
+                "target_points",
+                "drone_points",
+                "social_points",
+                "drones",
+                "socials",
+            },
+        )
         self.same(ev, "turn", st.rounds)
         self.same(ev, "reason", reason)
         self.same(ev, "conditions", st.conditions() if reason != "round_limit" else [])

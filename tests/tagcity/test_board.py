@@ -50,8 +50,12 @@ def test_the_default_sheet_as_the_specification_describes_it():
 def test_orientations_follow_the_specification_order():
     # L3 printed [[0,0],[1,0],[1,1]]: its four rotations; the mirror images repeat them
     forms = orientations(((0, 0), (1, 0), (1, 1)), "all")
-    assert forms == [((0, 0), (1, 0), (1, 1)), ((0, 0), (0, 1), (1, 0)), ((0, 0), (0, 1), (1, 1)),
-                     ((0, 1), (1, 0), (1, 1))]
+    assert forms == [
+        ((0, 0), (1, 0), (1, 1)),
+        ((0, 0), (0, 1), (1, 0)),
+        ((0, 0), (0, 1), (1, 1)),
+        ((0, 1), (1, 0), (1, 1)),
+    ]
     assert len(orientations(tuple(map(tuple, DEFAULT_SHAPES["L4"])), "all")) == 8
     assert len(orientations(tuple(map(tuple, DEFAULT_SHAPES["L4"])), "rotate")) == 4
     assert len(orientations(tuple(map(tuple, DEFAULT_SHAPES["S4"])), "all")) == 4  # S and Z
@@ -76,31 +80,48 @@ BAD = {
     "too many cells": ("rows = 8\ncols = 12", "rows = 16\ncols = 17", "sheet.cols"),
     "short row string": ('"AAAAABBBCCCC",', '"AAAAABBBCCC",', "sheet.districts[0]"),
     "unknown district letter": ('"AAAAABBBCCCC",', '"AAAAABBBCCCX",', "'X' is not a district"),
-    "repeated district name": ('district_names = ["A", "B", "C", "D", "E"]', 'district_names = ["A", "B", "C", "D", "E", "E"]',
-                               "distinct one-character"),
-    "a district with no cell": ('district_names = ["A", "B", "C", "D", "E"]', 'district_names = ["A", "B", "C", "D", "E", "F"]',
-                                "district 'F' has no cell"),
+    "repeated district name": (
+        'district_names = ["A", "B", "C", "D", "E"]',
+        'district_names = ["A", "B", "C", "D", "E", "E"]',
+        "distinct one-character",
+    ),
+    "a district with no cell": (
+        'district_names = ["A", "B", "C", "D", "E"]',
+        'district_names = ["A", "B", "C", "D", "E", "F"]',
+        "district 'F' has no cell",
+    ),
     "wrong number of row values": ("row_values = [[4, 2], [4, 2],", "row_values = [[4, 2],", "sheet.row_values"),
     "a value that is not a pair": ("district_values = [[5, 2],", "district_values = [[5],", "sheet.district_values[0]"),
     "remote too long": ("remote = [-1, -2, -3, -4, -5]", "remote = [" + ", ".join(["-1"] * 17) + "]", "sheet.remote"),
     "a tile with no cell": ("mono   = [[0, 0]]", "mono   = []", "shapes.mono"),
-    "a tile of nine cells": ("U5     = [[0, 0], [0, 2], [1, 0], [1, 1], [1, 2]]",
-                             "U5     = [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6], [0, 7], [0, 8]]",
-                             "shapes.U5"),
+    "a tile of nine cells": (
+        "U5     = [[0, 0], [0, 2], [1, 0], [1, 1], [1, 2]]",
+        "U5     = [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [0, 6], [0, 7], [0, 8]]",
+        "shapes.U5",
+    ),
     "a negative coordinate": ("mono   = [[0, 0]]", "mono   = [[-1, 0]]", "negative coordinate"),
     "a repeated cell": ("domino = [[0, 0], [0, 1]]", "domino = [[0, 0], [0, 0]]", "repeated"),
     "a tile that is not a polyomino": ("domino = [[0, 0], [0, 1]]", "domino = [[0, 0], [1, 1]]", "not edge-connected"),
     "a ring naming an unknown tile": ('ring_a = ["L3",', 'ring_a = ["Z9",', "'Z9' is not a tile"),
     "a ring of one tile": ('ring_a = ["L3", "I4", "O4", "T4", "L4", "S4"]', 'ring_a = ["L3"]', "hq.ring_a"),
-    "too many centre tiles": ('centre = ["mono", "domino", "I3"]', 'centre = ["mono", "domino", "I3", "I3", "I3", "I3", "I3"]',
-                              "hq.centre"),
-    "five faces": ("faces = [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 0]]", "faces = [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5]]",
-                   "hq.faces"),
+    "too many centre tiles": (
+        'centre = ["mono", "domino", "I3"]',
+        'centre = ["mono", "domino", "I3", "I3", "I3", "I3", "I3"]',
+        "hq.centre",
+    ),
+    "five faces": (
+        "faces = [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 0]]",
+        "faces = [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5]]",
+        "hq.faces",
+    ),
     "a face with one slot twice": ("[5, 0]]", "[5, 5]]", "hq.faces[5]"),
     "a face beyond the ring": ("[5, 0]]", "[5, 6]]", "hq.faces[5]"),
     "a repeated pool tile": ('pool_b = ["L3",', 'pool_b = ["L3", "L3",', "named twice"),
-    "a pool too small": ('pool_b = ["L3", "I4", "O4", "T4", "L4", "S4", "I5", "L5", "P5", "T5", "U5"]', 'pool_b = ["L3"]',
-                         "at least len(ring_a)"),
+    "a pool too small": (
+        'pool_b = ["L3", "I4", "O4", "T4", "L4", "S4", "I5", "L5", "P5", "T5", "U5"]',
+        'pool_b = ["L3"]',
+        "at least len(ring_a)",
+    ),
     "a value too large": ("[6, 3]]", "[6000, 3]]", "-1000..1000"),
 }
 
@@ -147,12 +168,18 @@ def run_cli(args, cwd, capsys, monkeypatch):
 
 
 CLI_BAD = {
-    "a tile that is not a polyomino": (["--board", "{board}"], ("domino = [[0, 0], [0, 1]]", "domino = [[0, 0], [1, 1]]"),
-                                       "not edge-connected"),
+    "a tile that is not a polyomino": (
+        ["--board", "{board}"],
+        ("domino = [[0, 0], [0, 1]]", "domino = [[0, 0], [1, 1]]"),
+        "not edge-connected",
+    ),
     "a ring naming an unknown tile": (["--board", "{board}"], ('ring_a = ["L3",', 'ring_a = ["Z9",'), "'Z9'"),
     "five players": (["--players", "builder,sniper,builder,sniper,builder"], None, "5 players"),
-    "drone_boxes above the board's remote": (["--board", "{board}", "--param", "drone_boxes=5"],
-                                             ("remote = [-1, -2, -3, -4, -5]", "remote = [-1, -2, -3]"), "drone_boxes=5"),
+    "drone_boxes above the board's remote": (
+        ["--board", "{board}", "--param", "drone_boxes=5"],
+        ("remote = [-1, -2, -3, -4, -5]", "remote = [-1, -2, -3]"),
+        "drone_boxes=5",
+    ),
     "drone_boxes out of range": (["--param", "drone_boxes=6"], None, "drone_boxes"),
     "social_points out of range": (["--param", "social_points=11"], None, "social_points"),
     "an unknown choice": (["--param", "tie_rule=first"], None, "tie_rule"),
@@ -191,8 +218,9 @@ def test_board_text_draws_the_districts():
 
 def test_board_json_is_the_setup_events_board():
     board = load_board()
-    events = SPEC.trace(SPEC.resolve_params({}), [SPEC.player("builder"), SPEC.player("sniper")],
-                        np.array([[0, 1]]), 0, 0)
+    events = SPEC.trace(
+        SPEC.resolve_params({}), [SPEC.player("builder"), SPEC.player("sniper")], np.array([[0, 1]]), 0, 0
+    )
     assert events[0]["board"] == SPEC.board_json(board)
     assert json.loads(json.dumps(SPEC.board_json(board))) == SPEC.board_json(board)
 
@@ -256,8 +284,9 @@ def test_drone_boxes_beyond_the_remote_are_refused_before_any_kernel_runs(tmp_pa
     path.write_text(edit("remote = [-1, -2, -3, -4, -5]", "remote = [-1, -2]"), encoding="utf-8")
     board = load_board(path)
     with pytest.raises(UserError, match="drone_boxes=3: the board's remote has 2 boxes"):
-        SPEC.simulate(SPEC.resolve_params({"drone_boxes": 3}), [SPEC.player("builder")], np.array([[0, 0]]), 1, 0, 5,
-                      board)
+        SPEC.simulate(
+            SPEC.resolve_params({"drone_boxes": 3}), [SPEC.player("builder")], np.array([[0, 0]]), 1, 0, 5, board
+        )
 
 
 def test_default_board_file_path_is_in_the_package():

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from sims.tagcity import SPEC
@@ -65,8 +64,9 @@ class View:
         for c in range(self.cols):
             self.targets.append((frozenset((r, c) for r in range(self.rows)), *sheet["col_values"][c]))
         for d in range(len(names)):
-            cells = frozenset((r, c) for r, line in enumerate(sheet["districts"]) for c, ch in enumerate(line)
-                              if names.index(ch) == d)
+            cells = frozenset(
+                (r, c) for r, line in enumerate(sheet["districts"]) for c, ch in enumerate(line) if names.index(ch) == d
+            )
             self.targets.append((cells, *sheet["district_values"][d]))
         self.painted = [set() for _ in range(n)]
         self.score = [0] * n
@@ -247,21 +247,27 @@ def compare_games(labels, params, seed, games, rounds=99):
     return checked
 
 
-@pytest.mark.parametrize("labels, params, games", [
-    (["builder", "sniper"], {}, range(2)),
-    (["greedy", "closer", "sniper"], {"social_circles": 3}, range(1)),
-])
+@pytest.mark.parametrize(
+    "labels, params, games",
+    [
+        (["builder", "sniper"], {}, range(2)),
+        (["greedy", "closer", "sniper"], {"social_circles": 3}, range(1)),
+    ],
+)
 def test_the_players_decide_as_the_specification_defines_them(labels, params, games):
     assert compare_games(labels, params, 21, games) > 40
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("labels, params", [
-    (["sniper", "greedy"], {"drone_boxes": 3}),
-    (["closer", "builder", "greedy", "sniper"], {"social_points": -1}),
-    (["builder", "closer"], {"social_circles": 2, "orientations": "rotate"}),
-    (["greedy", "sniper", "builder"], {"hq_side": "B", "drone_shapes": "centre", "tie_rule": "draft_order"}),
-    (["sniper", "closer"], {"orientations": "fixed", "social_points": 2}),
-])
+@pytest.mark.parametrize(
+    "labels, params",
+    [
+        (["sniper", "greedy"], {"drone_boxes": 3}),
+        (["closer", "builder", "greedy", "sniper"], {"social_points": -1}),
+        (["builder", "closer"], {"social_circles": 2, "orientations": "rotate"}),
+        (["greedy", "sniper", "builder"], {"hq_side": "B", "drone_shapes": "centre", "tie_rule": "draft_order"}),
+        (["sniper", "closer"], {"orientations": "fixed", "social_points": 2}),
+    ],
+)
 def test_more_games_decide_as_the_specification_defines_them(labels, params):
     assert compare_games(labels, params, 33, range(2)) > 20

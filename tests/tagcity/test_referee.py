@@ -238,8 +238,15 @@ def _box(ev):
 
 def _circle(ev):
     circled = [e["circle"] for e in ev if e["type"] == "action" and e["kind"] == "social" and not e["shared"]]
-    i = max(k for k, e in enumerate(ev) if e["type"] == "action" and e["kind"] == "social" and not e["shared"]
-            and e["circle"] is not None and e["circle"] != circled[0])
+    i = max(
+        k
+        for k, e in enumerate(ev)
+        if e["type"] == "action"
+        and e["kind"] == "social"
+        and not e["shared"]
+        and e["circle"] is not None
+        and e["circle"] != circled[0]
+    )
     ev[i]["circle"] = circled[0]
 
 
@@ -326,8 +333,18 @@ def test_a_drone_with_a_full_remote_is_refused():
     for game in range(60):
         events = trace(["sniper", "greedy"], {"drone_boxes": 1, "finish_round": True}, 4, game)
         drones = [i for i, e in enumerate(events) if e["type"] == "action" and e["kind"] == "drone"]
-        paints = [i for i, e in enumerate(events) if e["type"] == "action" and e["kind"] == "paint"
-                  and e["seat"] == events[drones[0]]["seat"] and i > drones[0]] if drones else []
+        paints = (
+            [
+                i
+                for i, e in enumerate(events)
+                if e["type"] == "action"
+                and e["kind"] == "paint"
+                and e["seat"] == events[drones[0]]["seat"]
+                and i > drones[0]
+            ]
+            if drones
+            else []
+        )
         if paints:
             i = paints[0]
             events[i]["kind"] = "drone"

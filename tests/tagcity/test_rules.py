@@ -182,8 +182,22 @@ def test_4_the_draft_starts_left_of_the_leader_who_drafts_last_and_leads_in_turn
         seen.append(got[:2])
         g.pos.answer(g.pos.decide())
     a, d = KIND_ASSIGN, KIND_ACT
-    assert seen == [(0, a), (1, d), (2, d), (0, d), (0, d), (1, d), (2, d),
-                    (1, a), (2, d), (0, d), (1, d), (0, d), (1, d), (2, d)]
+    assert seen == [
+        (0, a),
+        (1, d),
+        (2, d),
+        (0, d),
+        (0, d),
+        (1, d),
+        (2, d),
+        (1, a),
+        (2, d),
+        (0, d),
+        (1, d),
+        (0, d),
+        (1, d),
+        (2, d),
+    ]
 
 
 # --------------------------------------------------------------------------- (i) 5-7
@@ -203,7 +217,9 @@ def test_5_the_shared_step_is_simultaneous_and_ties_follow_the_tie_rule(tiny, ti
     done = g.events("complete")
     # seat order, then target order; draft order of round 1 is seat 1, then seat 0
     assert [(c["seat"], c["target"], c["index"], c["points"]) for c in done] == [
-        (0, "row", 0, points[0]), (1, "row", 0, points[1])]
+        (0, "row", 0, points[0]),
+        (1, "row", 0, points[1]),
+    ]
 
 
 def test_5_two_players_may_circle_the_same_circle_in_the_shared_step(tiny):
@@ -254,8 +270,12 @@ def test_7_one_drawing_completes_a_row_a_column_and_a_district_each_scoring_once
     g.paint(1, 2, "mono", [(0, 0)])  # completes row 0, column 0 and district A at once
     done = [(c["seat"], c["target"], c["index"], c["high"], c["points"]) for c in g.events("complete")]
     assert done == [
-        (1, "col", 1, True, 3), (1, "row", 2, True, 4), (1, "district", 2, True, 6),
-        (1, "row", 0, True, 4), (1, "col", 0, True, 3), (1, "district", 0, True, 5),
+        (1, "col", 1, True, 3),
+        (1, "row", 2, True, 4),
+        (1, "district", 2, True, 6),
+        (1, "row", 0, True, 4),
+        (1, "col", 0, True, 3),
+        (1, "district", 0, True, 5),
     ]
     events = g.pos.events()
     last = max(i for i, e in enumerate(events) if e["type"] == "action")
@@ -288,7 +308,11 @@ def test_9_the_round_is_played_out_with_a_null_circle_but_no_drone_on_a_full_rem
     assert g.pos.advance() is None
     acts = g.events("action")
     assert [(a["kind"], a.get("circle", "-"), a["points"]) for a in acts] == [
-        ("social", 0, 0), ("drone", "-", -1), ("social", None, 0), ("social", None, 0)]
+        ("social", 0, 0),
+        ("drone", "-", -1),
+        ("social", None, 0),
+        ("social", None, 0),
+    ]
     end = g.events("end")[0]
     assert end["reason"] == "social" and end["conditions"] == ["social", "drones"] and end["socials"] == [0, 1]
 

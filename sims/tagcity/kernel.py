@@ -141,6 +141,8 @@ from sims.tagcity.state import (
 )
 
 NO_WINNER = np.int64(-1)
+IN_DRAFT = np.bool_(False)
+IN_SHARED_STEP = np.bool_(True)
 
 
 # --------------------------------------------------------------------------- setup and rounds
@@ -165,7 +167,7 @@ def _setup(st):
         for k in range(n_ring):
             st[RING + k] = st[RING_A + k]
     # the drone pool: ring slots 0.., then the centre, each tile once
-    n_pool = 0
+    n_pool = np.int64(0)
     if st[PARAMS + P_DRONE_SHAPES] == DRONE_HQ:
         for k in range(n_ring):
             n_pool = _pool_add(st, n_pool, st[RING + k])
@@ -455,10 +457,10 @@ def _draft(st, answer):
     seat = st[DECIDER]
     answer = checked_act(st, seat, answer)
     st[TAKEN] |= np.int64(1) << act_die(answer)
-    done, circle = _perform(st, seat, answer, False, st[FREE_CIRCLES])
+    done, circle = _perform(st, seat, answer, IN_DRAFT, st[FREE_CIRCLES])
     if circle >= 0:
         st[FREE_CIRCLES] &= ~(np.int64(1) << circle)
-    t = 0
+    t = np.int64(0)
     while done:
         if done & 1:
             high = (st[CLOSED] >> t) & 1 == 0
@@ -488,7 +490,7 @@ def _shared(st, answer):
     closed = st[CLOSED]
     circled = np.int64(0)
     for s in range(n):
-        done, circle = _perform(st, s, st[PENDING + s], True, free)
+        done, circle = _perform(st, s, st[PENDING + s], IN_SHARED_STEP, free)
         st[PENDING + s] = done  # from here on: the targets s completed in the step
         if circle >= 0:
             circled |= np.int64(1) << circle
@@ -498,7 +500,7 @@ def _shared(st, answer):
     for s in range(n):
         done = st[PENDING + s]
         union |= done
-        t = 0
+        t = np.int64(0)
         while done:
             if done & 1:
                 high = (closed >> t) & 1 == 0
@@ -511,7 +513,7 @@ def _shared(st, answer):
                 _complete(st, s, t, high)
             done >>= 1
             t += 1
-    t = 0
+    t = np.int64(0)
     while union:
         if union & 1:
             _close(st, t)
@@ -555,7 +557,7 @@ def candidates(st, out):
     each offered tile its best paint by V1 and by V2, the best drone by V1 and
     by V2, social with each offered tile's die."""
     seat = st[SEAT]
-    n = 0
+    n = np.int64(0)
     if st[PHASE] == PH_ASSIGN:
         n_dice = st[N_DICE]
         if n_dice <= 3:

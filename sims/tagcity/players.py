@@ -73,7 +73,7 @@ VALUE_2 = np.int64(V2)  # builder's, sniper's and closer's
 RANK_PAINT = 2
 RANK_DRONE = 1
 RANK_SOCIAL = 0
-_SLOTS_DONE = 12  # memory slot: bit k = ring slot k's value is in memory slot k
+_SLOTS_DONE = np.int64(12)  # memory slot: bit k = ring slot k's value is in memory slot k
 
 
 # --------------------------------------------------------------------------- building blocks
@@ -81,7 +81,7 @@ _SLOTS_DONE = 12  # memory slot: bit k = ring slot k's value is in memory slot k
 def assign_by_value(st, seat, vtype):
     """Each die on the slot whose tile has the better best value on ``seat``'s
     sheet (no legal placement: minus infinity; a tie: the first slot)."""
-    remember(st, seat, _SLOTS_DONE, 0)
+    remember(st, seat, _SLOTS_DONE, np.int64(0))
     mask = 0
     for d in range(st[N_DICE]):
         face = st[DICE + d] - 1
@@ -301,7 +301,7 @@ def random_player(kind, seat, subject, st):
                     j -= 1
         k -= 1
     free = n_free_circles(st)
-    circle = 0
+    circle = np.int64(0)
     if free > 0:
         j = draw_below(st, np.int64(free))
         while True:

@@ -206,9 +206,9 @@ KIND_ACT = np.int64(1)
 SUBJECT_DRAFT = np.int64(0)
 SUBJECT_SHARED = np.int64(1)
 
-ACT_PAINT = 0
-ACT_DRONE = 1
-ACT_SOCIAL = 2
+ACT_PAINT = np.int64(0)
+ACT_DRONE = np.int64(1)
+ACT_SOCIAL = np.int64(2)
 
 # End reasons (their order is the outcome's, and the tie order of rule 15)
 END_ALL_TARGETS = 0
@@ -217,11 +217,11 @@ END_DRONES = 2
 END_ROUND_LIMIT = 3
 
 # Trace rows (balance.state.event: kind, turn, six values)
-EV_ROLL = 1  # leader, then dice 0..4 (0 = no die)
-EV_ASSIGN = 2  # leader, then slots 0..4
-EV_ACTION = 3  # seat | die << 4 | shared << 8 | kind << 12, arg, box, points, score
-EV_COMPLETE = 4  # seat, target, high, points, score
-EV_END = 5  # winner, reason, conditions mask
+EV_ROLL = np.int64(1)  # leader, then dice 0..4 (0 = no die)
+EV_ASSIGN = np.int64(2)  # leader, then slots 0..4
+EV_ACTION = np.int64(3)  # seat | die << 4 | shared << 8 | kind << 12, arg, box, points, score
+EV_COMPLETE = np.int64(4)  # seat, target, high, points, score
+EV_END = np.int64(5)  # winner, reason, conditions mask
 
 
 # --------------------------------------------------------------------------- the image
@@ -403,19 +403,19 @@ def _cttz(typingctx, x):
     return types.int64(types.int64), codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def popcount(x):
     """Set bits of an int64 (its 64 bits as unsigned)."""
     return _ctpop(x)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lowest_bit(x):
     """Index of the lowest set bit of a non-zero int64."""
     return _cttz(x)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _word(s0, s1, s2, s3, i):
     if i == 0:
         return s0
@@ -428,7 +428,7 @@ def _word(s0, s1, s2, s3, i):
     return np.int64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def shifted_word(s0, s1, s2, s3, offset, k):
     """Word ``k`` of the 256-bit sheet (s0 .. s3) shifted right by ``offset``
     bits: bit x of the result is bit x + offset of the sheet."""
@@ -704,7 +704,7 @@ V1 = 0
 V2 = 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def free_corners(st, ob, k, s0, s1, s2, s3):
     """Word ``k`` of the top-left corners at which the orientation record ``ob``
     fits on the sheet s0..s3 (inside it, no painted cell): bit x = corner x."""
@@ -746,7 +746,7 @@ def best_placement(st, seat, shape, vtype):
     stride = st[B_STRIDE]
     r_cells = st[R_NCELLS]
     r_pairs = st[R_NPAIRS]
-    best = -1
+    best = np.int64(-1)
     best_value = NO_VALUE
     o_first = st[ORIENT_FIRST + shape]
     for o in range(o_first, o_first + st[ORIENT_COUNT + shape]):

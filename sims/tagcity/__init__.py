@@ -44,7 +44,7 @@ class TagCity(GameSpec):
     default_players = ("builder", "sniper")
     mc_rollouts = 64
     mc_rollout_policy = "builder"
-    mc_horizon = 0
+    mc_horizon = 2
 
     def encode(self, params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
         from sims.tagcity.state import encode

@@ -156,7 +156,11 @@ def test_players_play_differently(spec, defaults):
     }
     assert len(set(turns.values())) == len(turns), turns
     moves = {}
+    # closer, waiter and blocker drive like nearest until the end of a game (their
+    # game lengths differ, above); the others differ from the first turns.
     for p in spec.heuristics:
+        if p.name in ("closer", "waiter", "blocker"):
+            continue
         events = spec.trace(spec.resolve_params({"max_turns": 60}), [p], seatings, 5, 0)
         moves[p.name] = [e["to"] for e in events if e["type"] == "move"]
     assert len({tuple(m) for m in moves.values()}) == len(moves)

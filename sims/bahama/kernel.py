@@ -232,7 +232,7 @@ def advance(st):
     ask(st, seat, KIND_MOVE, st[TAXI + seat])
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _take(st, seat, c):
     """``seat``'s taxi takes citizen ``c`` (waiting on its field), a replacement is
     drawn while the pile holds two cards; True when that left nobody waiting

@@ -2,35 +2,46 @@
 signature of every game (balance.game)::
 
     @njit
-    def my_player(kind, seat, subject, st):  # -> int: the field to drive to
+    def my_player(kind, seat, subject, st):  # -> int
         ...
 
-asked once per turn, for the taxi of ``seat``, before it moves:
+asked for the taxi of the seat whose turn it is:
 
-* ``kind``: always ``state.KIND_MOVE`` (Bahama Taxi has one decision);
+* ``kind == state.KIND_MOVE`` (0): "where does your taxi go?", once per turn,
+  before it moves; ``subject`` is the field the taxi stands on.  Return the
+  destination: the taxi's own field to stay, or a free adjacent field.
+* ``kind == state.KIND_PICKUP`` (1), only with the rule ``pickup = optional``
+  (the default): "take this citizen?", after the move and the drop, when a
+  citizen waits on the field the taxi stopped on and it may take one
+  (capacity, end-phase limits); ``subject`` is the citizen.  Return
+  ``PICKUP_TAKE`` (1) or ``PICKUP_DECLINE`` (0).  With ``pickup =
+  compulsory`` the citizen is taken without asking.
 * ``seat``: the seat to move (0 moves first);
-* ``subject``: the field the taxi stands on;
 * ``st``: the game's state, one flat ``int64`` array, read through
   ``sims.bahama.state`` (``taxi(st, s)``, ``taxi_at(st, f)``,
   ``neighbour(st, f, j)`` for ``j < degree(st, f)``, ``dist(st, a, b)``,
   ``waiting(st, i)`` for ``i < n_waiting(st)`` each going ``origin(st, c)`` →
-  ``dest(st, c)`` for ``fare(st, c)``, ``aboard(st, s, i)`` for
-  ``i < n_aboard(st, s)``, ``income(st, s)``, ``turn(st)``, ``rule(st, P_*)``).
-  Read only: a player must not write to it (numba cannot stop it).
+  ``dest(st, c)`` for ``fare(st, c)``, ``waiting_at(st, f)``,
+  ``aboard(st, s, i)`` for ``i < n_aboard(st, s)``, ``income(st, s)``,
+  ``n_seats(st)``, ``turn(st)``, ``pile_size(st)``, ``rule(st, P_*)``).
+  Read only: a player must not write to it (numba cannot stop it), except
+  its own scratch through ``balance.state.remember(st, seat, i, value)`` /
+  ``memory(st, seat, i)`` (zeroed every game).  Its parameters:
+  ``balance.state.player_param(st, seat, k)``, ``k`` the declaration index.
 
 Random numbers only through ``balance.state.draw_below(st, n)`` (the game's
 stream), so games stay reproducible.
 
-It returns the destination: the taxi's own field to stay, or a free adjacent
-field.  Drop-offs and the pick-up follow from the rules (a citizen waiting on
-the field is always taken when capacity and the end-phase limits allow), so
-there is nothing else to decide.  The kernel checks every answer: an illegal
-one (not adjacent, occupied, off the board, or staying under ``must_move``
-while a neighbour is free) becomes *stay*, or under ``must_move`` the first
-free neighbour in adjacency order.
+Drop-offs follow from the rules (setting a passenger down only adds income and
+frees a seat).  The kernel checks every answer: an illegal move (not adjacent,
+occupied, off the board, or staying under ``must_move`` while a neighbour is
+free) becomes *stay*, or under ``must_move`` the first free neighbour in
+adjacency order; a pick-up answer other than ``PICKUP_DECLINE`` takes.
 
-Helpers for players: ``may_take`` (could this taxi take a citizen now),
-``may_stay``, ``is_legal_move``, ``pile_can_supply`` (state.py).
+Helpers for players (state.py): ``may_take`` (could this taxi take a citizen
+now), ``may_stay``, ``is_legal_move``, ``pile_can_supply``,
+``pickup_is_optional``, ``taking_ends_game`` (the last citizen waits and the
+pile cannot replace it), ``lead`` (income minus the best other).
 """
 
 from __future__ import annotations
@@ -492,7 +503,7 @@ _PATIENCE_SOURCE = (
 PLAYERS: tuple[PlayerInfo, ...] = (
     PlayerInfo(
         "random",
-        "drives to a uniformly random legal field (or stays)",
+        "drives to a uniformly random legal field (or stays); takes or leaves a citizen on a coin flip",
         random_player,
         stochastic=True,
     ),
@@ -519,7 +530,7 @@ PLAYERS: tuple[PlayerInfo, ...] = (
     ),
     PlayerInfo(
         "waiter",
-        "closer, but behind at the end it stands on a waiting citizen and leaves it there, so the game cannot end",
+        "closer, but losing at the end it stands on the last citizen and leaves it waiting (patience turns at most)",
         waiter,
         params=(
             _MARGIN,
@@ -537,7 +548,7 @@ PLAYERS: tuple[PlayerInfo, ...] = (
     ),
     PlayerInfo(
         "blocker",
-        "closer, but behind at the end it stands on the field the leader needs next (a destination or a citizen)",
+        "closer, but losing at the end it stands on the field the leader needs next (patience turns at most)",
         blocker,
         params=(
             _MARGIN,

@@ -49,7 +49,23 @@ def _log_uniform_int(rng: random.Random, lo: int, hi: int) -> int:
 
 
 def random_value(p: Any, rng: random.Random) -> Any:
-    """A value of parameter ``p``: default (40%), near it (40%), anywhere (20%)."""
+    """A value of parameter ``p``: default (40%), near it (40%), anywhere (20%);
+    an int with a ``step`` rounded down to a multiple of it (inside the range)."""
+    value = _random_value(p, rng)
+    return _on_step(p, value)
+
+
+def _on_step(p: Any, value: Any) -> Any:
+    step = getattr(p, "step", None)
+    if not step or p.kind != "int" or value == p.default:
+        return value
+    value = value - value % step
+    if p.low is not None and value < p.low:
+        value += step
+    return value
+
+
+def _random_value(p: Any, rng: random.Random) -> Any:
     u = rng.random()
     if p.kind == "bool":
         return p.default if u < 0.4 else rng.random() < 0.5
@@ -82,7 +98,7 @@ def param_value(p: Any) -> st.SearchStrategy:
         full = st.floats(math.log(max(lo, 1)), math.log(hi + 1)).map(
             lambda x: max(lo, min(hi, int(math.exp(x))))
         )
-    return st.one_of(st.just(p.default), st.integers(*_near(p)), full)
+    return st.one_of(st.just(p.default), st.integers(*_near(p)), full).map(lambda v: _on_step(p, v))
 
 
 # ---- a whole setup ---------------------------------------------------------------

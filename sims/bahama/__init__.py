@@ -63,7 +63,7 @@ class BahamaSpec(GameSpec):
 
         return encode(params, board, n_seats)
 
-    def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
+    def max_events(self, params: Mapping[str, Any], n_seats: int, board: Any) -> int:
         """Setup citizens, then per turn at most turn, move, drop, pick-up and a
         replacement citizen, then end."""
         from sims.bahama.state import MAX_CITIZENS

@@ -6,10 +6,13 @@
 A player is a numba-compiled function with the one player signature of every
 game (sims/bahama/players.py has the full contract)::
 
-    kind, seat, subject, st -> the field to drive to (the taxi's own field = stay)
+    kind, seat, subject, st -> an answer
 
-``kind`` is always ``KIND_MOVE`` (Bahama Taxi has one decision, once per turn),
-``subject`` the field the taxi stands on, ``st`` the game's state: one int64
+Two decisions: ``kind == KIND_MOVE`` once per turn, ``subject`` the field the
+taxi stands on, answer the field to drive to (the taxi's own field = stay);
+``kind == KIND_PICKUP`` (with the default rule ``pickup = optional``) after a
+move that ends on a citizen the taxi may take, ``subject`` the citizen, answer
+``PICKUP_TAKE`` or ``PICKUP_DECLINE``.  ``st`` is the game's state: one int64
 array, read through the accessors of ``sims.bahama.state``: ``taxi(st, s)``
 where seat s's taxi stands, ``neighbour(st, f, j)`` for ``j < degree(st, f)``
 the fields next to f, ``taxi_at(st, f)`` the seat standing on f (-1: free),
@@ -20,9 +23,9 @@ the fields next to f, ``taxi_at(st, f)`` the seat standing on f (-1: free),
 numbers only with ``balance.state.draw_below(st, n)`` (the game's stream), so
 runs stay reproducible.
 
-Drop-offs and pick-ups follow from the rules: the only decision is where to
-drive.  A wrong answer (a field that is not next to the taxi, or taken) is
-turned into staying by the kernel, so a buggy player cannot break the rules.
+Drop-offs follow from the rules.  A wrong move (a field that is not next to the
+taxi, or taken) is turned into staying by the kernel, and a pick-up answer
+other than ``PICKUP_DECLINE`` takes, so a buggy player cannot break the rules.
 
 Register each player with ``@player(game, name, one-line description)`` placed
 above ``@njit``.
@@ -33,6 +36,8 @@ from numba import njit
 from balance import player
 from balance.state import draw_below
 from sims.bahama.state import (
+    KIND_PICKUP,
+    PICKUP_TAKE,
     aboard,
     degree,
     dest,
@@ -52,6 +57,8 @@ from sims.bahama.state import (
 @player("bahama", "homebody", "waits where it stands unless a job is one step away")
 @njit
 def homebody(kind, seat, here, st):
+    if kind == KIND_PICKUP:
+        return PICKUP_TAKE  # every citizen it stops on
     can_take = may_take(st, seat)
     for j in range(degree(st, here)):
         f = neighbour(st, here, j)
@@ -73,6 +80,8 @@ def homebody(kind, seat, here, st):
 )
 @njit
 def long_haul(kind, seat, here, st):
+    if kind == KIND_PICKUP:
+        return PICKUP_TAKE
     target = -1
     if may_take(st, seat):
         best = -1

@@ -2,7 +2,8 @@
 
 ``setup`` (with the board, the shuffled deck and the start fields), then
 ``citizen`` x citizens_waiting, then per turn ``turn``, ``move``, ``drop``?,
-``pickup``?, ``citizen``? (the replacement), and ``end`` last.
+``pickup`` (then ``citizen``?, the replacement) or ``decline`` (pickup =
+optional: the mover left the citizen waiting)?, and ``end`` last.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from balance.game import TraceContext
 from sims.bahama.state import (
     DECK,
     EV_CITIZEN,
+    EV_DECLINE,
     EV_DROP,
     EV_END,
     EV_MOVE,
@@ -57,6 +59,16 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
             out.append(
                 {
                     "type": "pickup",
+                    "turn": turn,
+                    "seat": v[0],
+                    "field": v[1],
+                    "citizens": [v[2]],
+                }
+            )
+        elif kind == EV_DECLINE:  # seat, field, citizen
+            out.append(
+                {
+                    "type": "decline",
                     "turn": turn,
                     "seat": v[0],
                     "field": v[1],

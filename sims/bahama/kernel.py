@@ -5,17 +5,22 @@ fields; each player draws the start field of its taxi; 8 waiting citizens are
 drawn as two cards each (origin, then destination).  In turn each taxi moves to
 an adjacent free field or stays; at the end of the move it drops every
 passenger bound for this field (fare = shortest-path distance origin →
-destination) and takes the citizen waiting there if the capacity and the
-end-phase limits allow; a citizen taken is replaced while the pile holds two
-cards.  The game ends as soon as no citizen waits.
+destination) and may take the citizen waiting there if the capacity and the
+end-phase limits allow (``pickup``: the player's choice, or compulsory); a
+citizen taken is replaced while the pile holds two cards.  The game ends as
+soon as no citizen waits.
 
 As a state machine (state.py has the layout)::
 
     advance: PHASE_SETUP -> shuffle the deck, deal (setup), then
              PHASE_TURN  -> next seat's turn begins: ask it KIND_MOVE
                             (PHASE_MOVE until answered)
-    apply:   move (an illegal answer: the fallback), drop, take, replace;
-             end when no citizen waits, or after max_turns turns
+    apply:   PHASE_MOVE  -> move (an illegal answer: the fallback), drop; a
+                            citizen here that the taxi may take: with pickup =
+                            optional ask KIND_PICKUP (PHASE_PICKUP until
+                            answered), else take it
+             PHASE_PICKUP-> take (and replace) or leave it waiting
+             then end when no citizen waits, or after max_turns turns
 
 The one random draw of the rules is the shuffle at setup (51 draws of the
 game's stream, Fisher-Yates from the last card down); a random player's draws
@@ -44,9 +49,11 @@ from numba import njit
 from balance.engine import compile_kernel
 from balance.state import (
     DECIDER,
+    DECISION,
     N_SEATS,
     RECORD,
     SEAT,
+    SUBJECT,
     TURN,
     VALUE_SCALE,
     WINNER,
@@ -59,7 +66,9 @@ from sims.bahama import players
 from sims.bahama.params import (
     P_CITIZENS_WAITING,
     P_MAX_TURNS,
+    P_PICKUP,
     P_THREE_PLAYER_DISCARD,
+    PICKUP_OPTIONAL,
 )
 from sims.bahama.state import (
     ABOARD,
@@ -67,6 +76,7 @@ from sims.bahama.state import (
     DEST,
     DIST,
     EV_CITIZEN,
+    EV_DECLINE,
     EV_DROP,
     EV_END,
     EV_MOVE,
@@ -75,6 +85,7 @@ from sims.bahama.state import (
     FARE,
     INCOME,
     KIND_MOVE,
+    KIND_PICKUP,
     MAX_CAPACITY,
     MAX_TAXIS,
     N_ABOARD,
@@ -85,8 +96,11 @@ from sims.bahama.state import (
     PARAMS,
     PHASE,
     PHASE_MOVE,
+    PHASE_PICKUP,
     PHASE_SETUP,
     PHASE_TURN,
+    PICKUP_DECLINE,
+    PICKUP_TAKE,
     PILE,
     TAXI,
     TAXI_AT,
@@ -204,7 +218,7 @@ def advance(st):
     """Set up on the first call; then begin the next player turn: the seat to
     move is asked where to go."""
     phase = st[PHASE]
-    if phase == PHASE_MOVE:  # a decision is pending: nothing to run
+    if phase >= PHASE_MOVE:  # a decision is pending (PHASE_MOVE, PHASE_PICKUP): nothing to run
         return
     if phase == PHASE_SETUP:
         setup(st)
@@ -218,14 +232,58 @@ def advance(st):
     ask(st, seat, KIND_MOVE, st[TAXI + seat])
 
 
+@njit(cache=True, _nrt=False, forceinline=False)
+def _take(st, seat, c):
+    """``seat``'s taxi takes citizen ``c`` (waiting on its field), a replacement is
+    drawn while the pile holds two cards; True when that left nobody waiting
+    (the game has ended)."""
+    st[WAITING_AT + st[ORIGIN + c]] = -1
+    w = st[N_WAITING]
+    k = 0
+    while st[WAITING + k] != c:
+        k += 1
+    for j in range(k, w - 1):  # keep draw order
+        st[WAITING + j] = st[WAITING + j + 1]
+    st[N_WAITING] = w - 1
+    n = st[N_ABOARD + seat]
+    st[ABOARD + seat * MAX_CAPACITY + n] = c
+    st[N_ABOARD + seat] = n + 1
+    _record(st, EV_PICKUP, seat, st[TAXI + seat], c, 0)
+    if pile_can_supply(st):
+        _draw_citizen(st)
+    if st[N_WAITING] == 0:
+        _end(st, END_NO_WAITING)
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _turn_over(st):
+    """The mover's turn is over: end the game at the turn cap."""
+    if st[TURN] >= st[PARAMS + P_MAX_TURNS]:
+        _end(st, END_TURN_LIMIT)
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def apply(st, answer):
-    """Move the moving seat's taxi to ``answer`` (an illegal answer: the
-    fallback), drop, take, replace; end the game when no citizen waits or the
-    turn cap is reached."""
+    """Resolve the pending decision.  A move: drive to ``answer`` (an illegal
+    answer: the fallback), drop, then take the citizen waiting here when the
+    taxi may (with ``pickup = optional``, ask first: KIND_PICKUP).  A pick-up:
+    take (``PICKUP_TAKE``, or any illegal answer) or leave the citizen waiting
+    (``PICKUP_DECLINE``).  The game ends when no citizen waits, or at the turn
+    cap once the turn is over."""
     seat = st[SEAT]
-    st[PHASE] = PHASE_TURN
     st[DECIDER] = -1
+    if st[PHASE] == PHASE_PICKUP:
+        st[PHASE] = PHASE_TURN
+        c = st[SUBJECT]
+        if answer == PICKUP_DECLINE:
+            _record(st, EV_DECLINE, seat, st[TAXI + seat], c, 0)
+        elif _take(st, seat, c):
+            return
+        _turn_over(st)
+        return
+    st[PHASE] = PHASE_TURN
     here = st[TAXI + seat]
     to = answer
     if not is_legal_move(st, seat, to):
@@ -254,27 +312,16 @@ def apply(st, answer):
             i += 1
     st[N_ABOARD + seat] = n
 
-    # Take the citizen waiting here (at most one: each field's card is drawn once).
+    # The citizen waiting here (at most one: each field's card is drawn once).
     c = st[WAITING_AT + to]
     if c >= 0 and may_take(st, seat):
-        st[WAITING_AT + to] = -1
-        w = st[N_WAITING]
-        k = 0
-        while st[WAITING + k] != c:
-            k += 1
-        for j in range(k, w - 1):  # keep draw order
-            st[WAITING + j] = st[WAITING + j + 1]
-        st[N_WAITING] = w - 1
-        st[row + n] = c
-        st[N_ABOARD + seat] = n + 1
-        _record(st, EV_PICKUP, seat, to, c, 0)
-        if pile_can_supply(st):
-            _draw_citizen(st)
-        if st[N_WAITING] == 0:
-            _end(st, END_NO_WAITING)
+        if st[PARAMS + P_PICKUP] == PICKUP_OPTIONAL:
+            st[PHASE] = PHASE_PICKUP  # the turn goes on with the mover's answer
+            ask(st, seat, KIND_PICKUP, c)
             return
-    if st[TURN] >= st[PARAMS + P_MAX_TURNS]:
-        _end(st, END_TURN_LIMIT)
+        if _take(st, seat, c):
+            return
+    _turn_over(st)
 
 
 # ------------------------------------------------------------------------------- search
@@ -296,6 +343,12 @@ def candidates(st, out):
     (seed 2026): with every legal move, mc won 44-45% against best_fare
     (nearest wins 76%) and 54% against courier; with stay added to this menu,
     68% and 84%; with this menu, 89% and 97%, and 81% against nearest."""
+    if st[DECISION] == KIND_PICKUP:
+        if pile_can_supply(st):
+            return 0  # before the end phase: the rollout policy's answer (take)
+        out[0] = PICKUP_TAKE
+        out[1] = PICKUP_DECLINE
+        return 2
     seat = st[SEAT]
     here = st[TAXI + seat]
     n = 0

@@ -4,7 +4,8 @@ regions, and the rule helpers players may call.
 Layout (slots of the one flat ``int64`` state; "x4" = one per seat, seats 0..3)::
 
     static (the image: set once per state by encode)
-    PARAMS       x8     the rule parameters, params.P_* order (bools as 0/1)
+    PARAMS       x9     the rule parameters, params.P_* order (bools as 0/1, a
+                        choice as its index: pickup 0 compulsory, 1 optional)
     NEIGHBOURS   52x16  field f's j-th neighbour at f*MAX_DEGREE + j, ascending,
                         -1 padded
     DEGREE       x52    neighbours of each field
@@ -12,7 +13,8 @@ Layout (slots of the one flat ``int64`` state; "x4" = one per seat, seats 0..3):
 
     dynamic (zeroed before every game; setup fills it)
     PHASE               PHASE_SETUP (0) before setup, PHASE_TURN between turns,
-                        PHASE_MOVE while the mover's answer is pending
+                        PHASE_MOVE while the mover's answer is pending,
+                        PHASE_PICKUP while its pick-up answer is pending
     PILE                cards drawn so far: the pile is DECK[PILE:52]
     N_WAITING           citizens waiting now (the first entries of WAITING)
     N_CITIZENS          citizens drawn so far (ids 0 .. N_CITIZENS-1, draw order)
@@ -32,14 +34,23 @@ Layout (slots of the one flat ``int64`` state; "x4" = one per seat, seats 0..3):
 The board always has 52 fields (one per card: board.py refuses any other), so
 every region has a fixed size and a fixed offset.
 
-Decisions: one kind, :data:`KIND_MOVE` ("where does your taxi go?"), asked of
-the seat to move once per turn; the subject is the taxi's field.  The answer is
-a field: the taxi's own to stay, or a free adjacent one.
+Decisions, both asked of the seat whose turn it is:
+
+* :data:`KIND_MOVE` ("where does your taxi go?"), once per turn; the subject is
+  the taxi's field.  The answer is a field: the taxi's own to stay, or a free
+  adjacent one.  An illegal answer becomes :func:`fallback_move`.
+* :data:`KIND_PICKUP` ("take this citizen?"), with ``pickup = optional`` only,
+  after the move and the drop, when a citizen waits on the field the taxi
+  stopped on and the taxi may take one (:func:`may_take`); the subject is the
+  citizen.  The answer is :data:`PICKUP_TAKE` (1) or :data:`PICKUP_DECLINE`
+  (0); any other answer is illegal and takes (the play of the compulsory
+  reading, so a player that ignores the decision plays that game).
 
 Players read the state through the accessors below (``taxi(st, seat)``,
 ``dist(st, a, b)``, ...) and the rule helpers (:func:`may_take`,
-:func:`may_stay`, :func:`is_legal_move`, :func:`pile_can_supply`); they never
-write to it.
+:func:`may_stay`, :func:`is_legal_move`, :func:`pile_can_supply`,
+:func:`pickup_is_optional`, :func:`taking_ends_game`, :func:`lead`); they
+never write to it.
 """
 
 from __future__ import annotations
@@ -50,10 +61,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.state import SCORE, TURN, Layout
+from balance.state import N_SEATS, SCORE, TURN, Layout
 from sims.bahama.params import (
     N_PARAMS,
     P_CAPACITY,
+    P_PICKUP,
     P_MUST_MOVE,
     P_SECOND_LOCK,
     P_SECOND_LOCK_WAITING,
@@ -91,8 +103,12 @@ INCOME = SCORE  # the outcome's per-seat score is the income: the shared header'
 PHASE_SETUP = 0
 PHASE_TURN = 1
 PHASE_MOVE = 2
+PHASE_PICKUP = 3
 
-KIND_MOVE = np.int64(0)  # the one decision: the field to drive to (subject: the taxi's field)
+KIND_MOVE = np.int64(0)  # the field to drive to (subject: the taxi's field)
+KIND_PICKUP = np.int64(1)  # take the citizen waiting here? (subject: the citizen; pickup = optional)
+PICKUP_DECLINE = np.int64(0)  # answers to KIND_PICKUP; any other answer takes
+PICKUP_TAKE = np.int64(1)
 
 # Trace rows (balance.state.event): kind, turn, then six values.
 EV_CITIZEN = 0  # -, citizen id, origin field, destination field
@@ -101,6 +117,7 @@ EV_MOVE = 2  # seat, from field, to field (equal: stayed)
 EV_DROP = 3  # seat, field, citizen id, fare collected
 EV_PICKUP = 4  # seat, field, citizen id
 EV_END = 5  # end reason, winner (-1: none), income of seats 0..3
+EV_DECLINE = 6  # seat, field, citizen id (pickup = optional: the mover left it waiting)
 
 
 def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
@@ -110,7 +127,7 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
         raise ValueError(f"a Bahama board has {N_FIELDS} fields and at most {MAX_DEGREE} neighbours a field")
     image = LAYOUT.image()
     for i, p in enumerate(PARAM_DECLS):
-        image[PARAMS + i] = int(params[p.name])
+        image[PARAMS + i] = p.encode(params[p.name])
     image[NEIGHBOURS : NEIGHBOURS + N_FIELDS * MAX_DEGREE] = np.asarray(board.neighbours, np.int64).ravel()
     image[DEGREE : DEGREE + N_FIELDS] = np.asarray(board.degree, np.int64)
     image[DIST : DIST + N_FIELDS * N_FIELDS] = np.asarray(board.dist, np.int64).ravel()
@@ -122,6 +139,12 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
 def rule(st, p):
     """Rule parameter ``p`` (params.P_*)."""
     return st[PARAMS + p]
+
+
+@njit(cache=True, _nrt=False)
+def n_seats(st):
+    """Seats in play (2-4)."""
+    return st[N_SEATS]
 
 
 @njit(cache=True, _nrt=False)
@@ -280,3 +303,26 @@ def fallback_move(st, seat):
         if st[TAXI_AT + f] < 0:
             return f
     return here  # unreachable: may_stay is true when no neighbour is free
+
+
+@njit(cache=True, _nrt=False)
+def pickup_is_optional(st):
+    """Is taking a citizen the player's decision (``pickup = optional``)?"""
+    return st[PARAMS + P_PICKUP] != 0
+
+
+@njit(cache=True, _nrt=False)
+def taking_ends_game(st):
+    """Would taking a waiting citizen now end the game?  The last one waits and
+    the pile cannot replace it."""
+    return st[N_WAITING] == 1 and not pile_can_supply(st)
+
+
+@njit(cache=True, _nrt=False)
+def lead(st, seat):
+    """``seat``'s income minus the best other seat's: > 0 leads, 0 ties for first."""
+    best = -(1 << 40)
+    for s in range(st[N_SEATS]):
+        if s != seat and st[INCOME + s] > best:
+            best = st[INCOME + s]
+    return st[INCOME + seat] - best

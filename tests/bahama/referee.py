@@ -11,8 +11,10 @@ Grammar of a trace::
 
     setup
     citizen x initial_citizens               # turn 0, each the next two cards
-    ( turn move [drop] [pickup citizen*] )*  # citizen: one replacement per citizen taken,
-                                             #          iff the pile holds >= 2 cards
+    ( turn move [drop] [pickup citizen* | decline] )*
+                                             # citizen: one replacement per citizen taken,
+                                             #          iff the pile holds >= 2 cards;
+                                             # decline: pickup = optional only
     end                                      # at once when none waits, or after max_turns
 
 Readings (where the issue leaves a detail open; each is visible in the trace):
@@ -27,11 +29,16 @@ Readings (where the issue leaves a detail open; each is visible in the trace):
 * Drop is compulsory and total: the ``drop`` event lists exactly the
   passengers whose destination is the field (absent when there are none);
   ``fare`` = sum of shortest-path distances origin->dest.
-* Pick-up is compulsory: issue 5's turn says "then take waiting citizens on
-  this field" (the rulebook's "may take" is read as a permission the limits
-  can withdraw), so a citizen waiting on the field the taxi ends on is taken
-  whenever capacity and the end-phase limits allow (PICKUP_COMPULSORY).  A
-  ``pickup`` names waiting citizens on the field.  Each taken citizen is checked in turn
+* Pick-up (``setup.params.pickup``): the rulebook's "A player may take an
+  inhabitant as a passenger if, at the end of the player's move, the taxi is
+  on the field where that inhabitant waits".  With ``optional`` the mover
+  chooses: a citizen waiting on the field the taxi ends on, that the limits
+  allow it to take, is followed by exactly one of ``pickup`` or ``decline``
+  (naming that citizen); a ``decline`` takes nobody and draws nothing.  With
+  ``compulsory`` (issue 5's "then take waiting citizens on this field") it is
+  taken whenever capacity and the end-phase limits allow, and a ``decline`` is
+  illegal.  Either way no ``decline`` where the taxi may not take one: there
+  was nothing to decide.  A ``pickup`` names waiting citizens on the field.  Each taken citizen is checked in turn
   against, with ``a`` = passengers aboard (after this turn's drop) and ``w`` =
   citizens waiting, both just before that citizen is taken (so ``w`` counts
   it): ``a < capacity``; with ``third_passenger_lock``, pile cannot supply a
@@ -60,9 +67,9 @@ from tests.referees import (
 
 N_FIELDS = 52
 THIRD_PASSENGER = 2  # "no one takes a 3rd": refused to a taxi with 2 (or more) aboard
-# "then take waiting citizens on this field" (issue 5's turn): taking is part of the
-# turn, not a choice -- a citizen on the taxi's field that the limits allow is taken.
-PICKUP_COMPULSORY = True
+# "A player may take an inhabitant": pickup = optional makes it the mover's choice,
+# compulsory (issue 5's "then take waiting citizens on this field") takes whenever allowed.
+PICKUP_READINGS = ("compulsory", "optional")
 
 # Turn limit: "a game still running then ends with reason turn_limit and no winner"
 # (sims/bahama/params.py, max_turns); the issue says only "caps a game that stalls".
@@ -76,6 +83,7 @@ PARAMS = {
     "third_passenger_lock": bool,
     "second_passenger_lock": bool,
     "second_lock_waiting": int,
+    "pickup": str,
     "must_move": bool,
     "three_player_discard": bool,
     "max_turns": int,
@@ -158,6 +166,7 @@ class BahamaState:
     max_turns: int
     initial_citizens: int
     must_move: bool
+    pickup_optional: bool
     discard: bool
     third_lock: bool
     second_lock: bool
@@ -177,6 +186,7 @@ class BahamaState:
     reason: str | None = None
     max_aboard: int = 0
     endphase_checks: int = 0  # pick-ups made while an end-phase limit was in force
+    declines: int = 0  # citizens left waiting by a mover that could take them
     counts: dict = field(default_factory=dict)  # event type -> how many (coverage)
 
     def pile(self) -> int:
@@ -249,7 +259,10 @@ class BahamaReferee(EventCursor):
         if key not in params:
             self.fail(f"setup params miss {key!r}")
         v = params[key]
-        ok = isinstance(v, bool) if kind is bool else is_int(v)
+        if kind is str:
+            ok = v in PICKUP_READINGS
+        else:
+            ok = isinstance(v, bool) if kind is bool else is_int(v)
         if not ok:
             self.fail(f"param {key}={v!r} is not {kind.__name__}")
         return v
@@ -315,6 +328,7 @@ class BahamaReferee(EventCursor):
             max_turns=got["max_turns"],
             initial_citizens=got["citizens_waiting"],
             must_move=got["must_move"],
+            pickup_optional=got["pickup"] == "optional",
             discard=discard,
             third_lock=got["third_passenger_lock"],
             second_lock=got["second_passenger_lock"],
@@ -399,21 +413,28 @@ class BahamaReferee(EventCursor):
 
         ev = self.peek()
         here_waiting = st.waiting_on(to)
-        is_pickup = isinstance(ev, dict) and ev.get("type") == "pickup"
-        if PICKUP_COMPULSORY and here_waiting and self.may_take(seat) is None and not is_pickup:
+        kind = ev.get("type") if isinstance(ev, dict) else None
+        if here_waiting and self.may_take(seat) is None and kind not in ("pickup", "decline"):
+            if st.pickup_optional:
+                self.fail(
+                    f"neither pickup nor decline, but citizen {here_waiting[0]} waits on field {to} and seat {seat} "
+                    "may take it: with pickup = optional the mover answers take or leave"
+                )
             self.fail(
                 f"no pickup, but citizen {here_waiting[0]} waits on field {to} and seat {seat} "
                 f"may take it ({len(st.aboard[seat])} aboard, {len(st.waiting())} waiting, pile {st.pile()}): "
                 "taking is compulsory"
             )
-        if is_pickup:
+        if kind == "decline":
+            self.decline(ev, seat, to)
+        elif kind == "pickup":
             self.pickup(ev, seat, to)
             if not st.waiting():
                 self.end("no_waiting")
                 return
         ev = self.peek()
-        if isinstance(ev, dict) and ev.get("type") in ("drop", "pickup", "move"):
-            self.fail(f"{ev.get('type')} out of place: one move, then drop, then pick-up per turn")
+        if isinstance(ev, dict) and ev.get("type") in ("drop", "pickup", "decline", "move"):
+            self.fail(f"{ev.get('type')} out of place: one move, then drop, then pick-up or decline per turn")
         if st.turn >= st.max_turns:
             self.end("turn_limit")
             return
@@ -450,6 +471,23 @@ class BahamaReferee(EventCursor):
         nxt = self.peek()
         if isinstance(nxt, dict) and nxt.get("type") == "citizen":
             self.fail(f"citizen drawn but the pile holds {st.pile()} card(s) (< 2) or no citizen was taken to replace")
+
+    def decline(self, ev: dict, seat: int, here: int) -> None:
+        st = self.st
+        self.same(ev, "turn", st.turn)
+        self.same(ev, "seat", seat)
+        self.same(ev, "field", here, "decline field")
+        if not st.pickup_optional:
+            self.fail("decline under pickup = compulsory: a citizen the taxi may take is taken")
+        waiting = st.waiting_on(here)
+        if not waiting:
+            self.fail(f"decline on field {here}, where no citizen waits")
+        why = self.may_take(seat)
+        if why:
+            self.fail(f"decline of a citizen seat {seat} may not take ({why}): there was nothing to decide")
+        self.same(ev, "citizens", waiting, "declined citizens (the one waiting on the field)")
+        st.declines += 1
+        self.done(ev)
 
     def may_take(self, seat: int) -> str | None:
         """Why ``seat``'s taxi may not take a citizen now (capacity, end phase), or None."""

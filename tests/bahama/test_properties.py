@@ -4,7 +4,8 @@ every event of the trace (an observer of the replay), not on the kernel's own
 bookkeeping: every game ends; the 52 cards are accounted for (pile, start
 cards, discard, citizens); at most one taxi per field; capacity and the
 end-phase limits hold at every pick-up; income is the fares of the citizens
-delivered; a trace is reproducible and its end is the simulated outcome.
+delivered; a citizen left waiting (pickup = optional only) stays where it
+waited; a trace is reproducible and its end is the simulated outcome.
 """
 
 from __future__ import annotations
@@ -51,6 +52,10 @@ def bahama_invariants(i: int, ev: dict, s: BahamaState) -> None:
         if s.third_lock and len(s.aboard[seat]) >= 3:
             # the replacement is not drawn yet: s.pile() is the pile at the pick-up
             assert s.pile() >= 2, f"{where}: 3rd passenger with the pile out"
+    if ev["type"] == "decline":
+        # The rulebook's "may take": only with pickup = optional, and the citizen stays.
+        assert s.pickup_optional, f"{where}: decline under compulsory pick-up"
+        assert s.citizen_where[ev["citizens"][0]] == ("wait", ev["field"]), f"{where}: declined citizen moved"
     income = [0] * len(s.players)
     for k, w in enumerate(s.citizen_where):
         if w[0] == "done":

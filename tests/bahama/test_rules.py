@@ -25,14 +25,18 @@ from sims.bahama.state import (
     DEST,
     INCOME,
     KIND_MOVE,
+    KIND_PICKUP,
     MAX_CAPACITY,
     N_ABOARD,
     N_WAITING,
     ORIGIN,
+    PICKUP_DECLINE,
+    PICKUP_TAKE,
     PILE,
     TAXI,
     WAITING,
     is_legal_move,
+    pile_can_supply,
 )
 
 
@@ -56,10 +60,15 @@ class Hand:
             raise RuntimeError("the game has ended")
         return self.pos.pending or self.pos.advance()
 
-    def turn(self, to):
-        """The seat to move answers ``to``; True once the game has ended."""
+    def turn(self, to, take=True):
+        """The seat to move answers ``to`` and, if then asked whether to take the
+        citizen waiting there (pickup = optional), ``take``; True once the game
+        has ended."""
         self.asked()
         self.pos.answer(to)
+        pending = self.pos.pending  # the move asked the same seat again (apply's ask)
+        if pending is not None and pending[1] == KIND_PICKUP:
+            self.pos.answer(PICKUP_TAKE if take else PICKUP_DECLINE)
         return self.pos.ended
 
     @property
@@ -343,20 +352,28 @@ def test_turn_limit_has_no_winner(spec, board):
 
 
 def test_builtin_players_answer_legal_moves(spec):
-    """Every built-in heuristic answers a legal move itself (no fallback), under
-    both must_move settings, over whole games."""
+    """Every built-in heuristic answers every decision legally itself (no
+    fallback): a legal move, take or leave; under both must_move settings and
+    both pick-up readings, over whole games (the ones that stand guard without
+    a limit, too)."""
     from sims.bahama import players
 
+    labels = [p.name for p in players.PLAYERS] + ["waiter:patience=0", "blocker:patience=0;guard=3"]
     for must_move in (False, True):
-        params = spec.resolve_params({"must_move": must_move, "max_turns": 300})
-        for info in players.PLAYERS:
-            for game in range(3):
-                pos = spec.position(params, [info.name] * 3, seed=11, game=game)
-                while (pending := pos.advance()) is not None:
-                    seat, kind, subject = pending
-                    to = info.func(kind, seat, subject, pos.st)
-                    assert is_legal_move(pos.st, seat, to), (info.name, seat, to)
-                    pos.answer(to)
+        for pickup in ("optional", "compulsory"):
+            params = spec.resolve_params({"must_move": must_move, "pickup": pickup, "max_turns": 300})
+            for label in labels:
+                info = spec.parse_player(label).info
+                for game in range(3):
+                    pos = spec.position(params, [label] * 3, seed=11, game=game)
+                    while (pending := pos.advance()) is not None:
+                        seat, kind, subject = pending
+                        answer = info.func(kind, seat, subject, pos.st)
+                        if kind == KIND_PICKUP:
+                            assert pickup == "optional" and answer in (PICKUP_TAKE, PICKUP_DECLINE), (label, answer)
+                        else:
+                            assert is_legal_move(pos.st, seat, answer), (label, seat, answer)
+                        pos.answer(answer)
 
 
 def test_hand_dealt_game_played_by_builtins(spec, board):
@@ -370,17 +387,26 @@ def test_hand_dealt_game_played_by_builtins(spec, board):
 
 # ---- what the search player sees ------------------------------------------------------
 def test_candidates_are_the_heuristics_plans(spec):
-    """The search compares the distinct moves of nearest, best_fare and courier, all legal."""
+    """The search compares the distinct moves of nearest, best_fare and courier,
+    all legal; at a pick-up, take and leave once the pile is out (before, the
+    rollout policy's answer: n = 0)."""
     from sims.bahama import players
 
     out = np.zeros(64, np.int64)
     sizes = set()
+    pickups = {True: 0, False: 0}  # searched pick-ups, by "the pile can still supply a citizen"
     for must_move in (False, True):
         params = spec.resolve_params({"must_move": must_move, "max_turns": 200})
         pos = spec.position(params, ["nearest", "courier", "best_fare"], seed=3, game=must_move)
         while (pending := pos.advance()) is not None:
             seat, kind, subject = pending
             n = kernel.candidates(pos.st, out)
+            if kind == KIND_PICKUP:
+                supply = bool(pile_can_supply(pos.st))
+                assert out[:n].tolist() == ([] if supply else [PICKUP_TAKE, PICKUP_DECLINE])
+                pickups[supply] += 1
+                pos.answer(pos.decide())
+                continue
             plans = []
             for k in (1, 2, 3):
                 a = int(players.PLAYERS[k].func(kind, seat, subject, pos.st))
@@ -390,11 +416,8 @@ def test_candidates_are_the_heuristics_plans(spec):
             assert all(is_legal_move(pos.st, seat, a) for a in plans)
             sizes.add(n)
             pos.answer(pos.decide())
-    assert sizes >= {
-        1,
-        2,
-        3,
-    }  # agreement (no search needed) and real choices both occur
+    assert sizes >= {1, 2, 3}  # agreement (no search needed) and real choices both occur
+    assert pickups[True] > 0 and pickups[False] > 0
 
 
 def test_determinize_reshuffles_only_the_pile(spec, board):
@@ -426,3 +449,200 @@ def test_evaluate(spec, board):
     assert kernel.evaluate(st, np.int64(2)) == VALUE_SCALE // 2
     st[WINNER] = 1
     assert kernel.evaluate(st, np.int64(1)) == VALUE_SCALE and kernel.evaluate(st, np.int64(0)) == 0
+
+
+# ---- pick-up: the player's decision (pickup = optional) or compulsory -------------------
+def _finish_and_referee(g):
+    """Play the hand-built game to its end with its players; the referee accepts the trace."""
+    from tests.bahama.referee import referee_bahama
+
+    g.pos.play()
+    return referee_bahama(g.trace())
+
+
+def test_optional_pickup_is_asked_after_the_move_and_drop(spec, board):
+    f = board.index
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), citizens_waiting=1)
+    assert spec.resolve_params({})["pickup"] == "optional"  # the rulebook's "may take"
+    g.asked()
+    g.pos.answer(f("5♦"))
+    assert g.pos.pending == (0, int(KIND_PICKUP), 0)  # the same seat, about citizen 0
+    assert aboard(g, 0) == [] and waiting(g) == [0]  # nothing taken before the answer
+    g.pos.answer(PICKUP_TAKE)
+    assert aboard(g, 0) == [0] and waiting(g) == [1]  # taken and replaced
+    assert g.asked()[:2] == (1, int(KIND_MOVE))
+    assert [e["type"] for e in g.trace()[-4:]] == ["move", "pickup", "citizen", "turn"]
+
+
+def test_declined_citizen_stays_and_is_asked_again(spec, board):
+    f = board.index
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), citizens_waiting=1)
+    pile = int(g.st[PILE])
+    g.turn(f("5♦"), take=False)
+    assert aboard(g, 0) == [] and waiting(g) == [0] and g.st[PILE] == pile  # no replacement drawn
+    assert g.trace()[-1] == {"type": "decline", "turn": 1, "seat": 0, "field": f("5♦"), "citizens": [0]}
+    g.turn(f("A♥"))
+    g.asked()
+    g.pos.answer(f("5♦"))  # staying is a move: the question comes again
+    assert g.pos.pending == (0, int(KIND_PICKUP), 0)
+    g.pos.answer(PICKUP_TAKE)
+    assert aboard(g, 0) == [0]
+    _finish_and_referee(g)
+
+
+@pytest.mark.parametrize("answer", [2, -1, 999, int(KIND_MOVE) + 40])
+def test_illegal_pickup_answers_take(spec, board, answer):
+    """Any answer but PICKUP_DECLINE (0) takes: the compulsory reading's play."""
+    f = board.index
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), citizens_waiting=1)
+    g.asked()
+    g.pos.answer(f("5♦"))
+    g.pos.answer(answer)
+    assert aboard(g, 0) == [0] and g.trace()[-2]["type"] == "pickup"
+
+
+def test_compulsory_pickup_asks_nothing(spec, board):
+    f = board.index
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), citizens_waiting=1, pickup="compulsory")
+    g.asked()
+    g.pos.answer(f("5♦"))
+    assert g.pos.pending is None and aboard(g, 0) == [0]  # taken at once
+    assert g.asked()[:2] == (1, int(KIND_MOVE))
+    _finish_and_referee(g)
+
+
+def test_no_question_when_the_taxi_may_not_take(spec, board):
+    """Full (capacity 1): the citizen stays, nobody is asked, nothing is traced."""
+    f = board.index
+    g = Hand(spec, 2, _ride_deck(board), capacity=1)
+    g.turn(f("5♦"))
+    g.turn(f("A♥"))
+    g.asked()
+    g.pos.answer(f("4♦"))  # citizen 1 waits here; seat 0 carries citizen 0
+    assert g.pos.pending is None and 1 in waiting(g)
+    assert g.trace()[-1]["type"] == "move"
+
+
+def test_declining_the_last_citizen_does_not_end_the_game(spec, board):
+    f = board.index
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), citizens_waiting=1, max_turns=3)
+    _spent_pile(g)
+    assert not g.turn(f("5♦"), take=False)
+    assert waiting(g) == [0]
+    assert not g.turn(f("A♥"))
+    assert g.turn(f("5♦"), take=False)  # the turn cap, after the decline
+    assert [e["type"] for e in g.trace()[-3:]] == ["move", "decline", "end"]
+    assert g.trace()[-1]["reason"] == "turn_limit"
+
+
+def test_taking_ends_game_and_lead(spec, board):
+    from sims.bahama.state import lead, taking_ends_game
+
+    g = Hand(spec, 3, deck(board, "6♦", "A♥", "8♠", "5♦", "2♠", "K♥", "2♣"), citizens_waiting=2)
+    assert not taking_ends_game(g.st)  # two wait and the pile can replace one
+    _spent_pile(g)
+    assert not taking_ends_game(g.st)  # two wait
+    g.turn(board.index("5♦"))
+    assert taking_ends_game(g.st)  # the last one waits and nothing replaces it
+    g.st[INCOME : INCOME + 3] = [4, 7, 7]
+    assert [int(lead(g.st, np.int64(s))) for s in range(3)] == [-3, 0, 0]
+
+
+# ---- players that use the choices --------------------------------------------------------
+def _last_citizen(spec, board, players, incomes_now, **overrides):
+    """Seat 0 on 6♦ next to the last waiting citizen (5♦ → 2♠), seat 1 on A♥;
+    the pile spent; incomes as given."""
+    g = Hand(spec, 2, deck(board, "6♦", "A♥", "5♦", "2♠"), players=players, citizens_waiting=1, **overrides)
+    _spent_pile(g)
+    g.st[INCOME : INCOME + 2] = incomes_now
+    return g
+
+
+@pytest.mark.parametrize(
+    "label,incomes_now,answer",
+    [
+        ("closer", [0, 3], PICKUP_DECLINE),  # behind: taking would end a lost game
+        ("closer", [3, 0], PICKUP_TAKE),  # ahead: taking wins
+        ("closer", [3, 3], PICKUP_TAKE),  # a tie: no winner, not a loss (margin 0)
+        ("closer:margin=1", [3, 3], PICKUP_DECLINE),
+        ("nearest", [0, 3], PICKUP_TAKE),  # the old heuristics always take
+    ],
+)
+def test_closer_leaves_the_last_citizen_while_behind(spec, board, label, incomes_now, answer):
+    f = board.index
+    g = _last_citizen(spec, board, [label, "nearest"], incomes_now)
+    g.asked()
+    g.pos.answer(f("5♦"))
+    assert g.pos.pending[1] == KIND_PICKUP and g.pos.decide() == answer
+
+
+def test_closer_does_not_drive_for_a_losing_end(spec, board):
+    f = board.index
+    behind = _last_citizen(spec, board, ["closer", "nearest"], [0, 3])
+    behind.asked()
+    assert behind.pos.decide() != f("5♦")  # no job left: it makes way instead
+    ahead = _last_citizen(spec, board, ["closer", "nearest"], [3, 0])
+    ahead.asked()
+    assert ahead.pos.decide() == f("5♦")  # it goes to end the game it leads
+
+
+def test_waiter_stands_on_the_last_citizen_for_its_patience(spec, board):
+    f = board.index
+    g = _last_citizen(spec, board, ["waiter:patience=2", "nearest"], [0, 3])
+    g.asked()
+    assert g.pos.decide() == f("5♦")
+    g.pos.answer(f("5♦"))
+    assert g.pos.decide() == PICKUP_DECLINE
+    g.pos.answer(PICKUP_DECLINE)
+    g.turn(f("A♥"))  # seat 1 stays away
+    for _ in range(2):  # two turns of guard: it stays and leaves the citizen waiting
+        g.asked()
+        assert g.pos.decide() == f("5♦")
+        g.turn(f("5♦"), take=False)
+        g.turn(f("A♥"))
+    g.asked()
+    assert g.pos.decide() != f("5♦")  # patience spent: it plays closer and makes way
+    assert waiting(g) == [0] and not g.ended
+
+
+def test_waiter_under_must_move_cannot_stand(spec, board):
+    f = board.index
+    g = _last_citizen(spec, board, ["waiter:patience=0", "nearest"], [0, 3], must_move=True)
+    g.turn(f("5♦"), take=False)
+    g.turn(f("A♥"))
+    g.asked()
+    step = g.pos.decide()
+    assert step != f("5♦") and is_legal_move(g.st, 0, step)  # the first free neighbour: it must move
+
+
+def test_waiter_under_compulsory_pickup_does_not_guard_what_it_must_take(spec, board):
+    f = board.index
+    g = _last_citizen(spec, board, ["waiter:patience=0", "nearest"], [0, 3], pickup="compulsory")
+    g.asked()
+    assert g.pos.decide() != f("5♦")  # standing there would take the citizen and end the game
+
+
+def test_blocker_stands_on_the_leaders_destination(spec, board):
+    """Seat 1 (the leader) takes the second-last citizen at 2♠, bound for 5♦; the
+    blocker on 6♦ gets to 5♦ first and stays there."""
+    f = board.index
+    cards = deck(board, "6♦", "3♠", "2♠", "5♦", "A♥", "K♥")
+    g = Hand(spec, 2, cards, players=["blocker", "nearest"], citizens_waiting=2)
+    _spent_pile(g)
+    g.st[INCOME : INCOME + 2] = [0, 5]
+    g.turn(f("6♦"))
+    g.turn(f("2♠"))  # seat 1 takes citizen 0 (2♠ → 5♦); citizen 1 (A♥ → K♥) is the last
+    assert aboard(g, 1) == [0] and waiting(g) == [1]
+    g.asked()
+    assert g.pos.decide() == f("5♦")
+    g.turn(f("5♦"))
+    g.turn(f("3♠"))
+    g.asked()
+    assert g.pos.decide() == f("5♦")  # it stays: seat 1 cannot deliver
+    ahead = Hand(spec, 2, cards, players=["blocker", "nearest"], citizens_waiting=2)
+    _spent_pile(ahead)
+    ahead.st[INCOME : INCOME + 2] = [9, 5]
+    ahead.turn(f("6♦"))
+    ahead.turn(f("2♠"))
+    ahead.asked()
+    assert ahead.pos.decide() != f("5♦")  # not losing: it plays closer (drives for citizen 1)

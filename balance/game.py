@@ -87,10 +87,13 @@ class Param:
     low: float | int | None = None
     high: float | int | None = None
     choices: tuple[str, ...] = ()
+    step: int | None = None  # an int parameter's values are multiples of this (money in $10 notes)
 
     def __post_init__(self) -> None:
         if self.kind not in PARAM_KINDS:
             raise ValueError(f"parameter {self.name}: kind must be one of {PARAM_KINDS}")
+        if self.step is not None and (self.kind != "int" or int(self.step) < 1):
+            raise ValueError(f"parameter {self.name}: a step is a whole number >= 1 of an int parameter")
         # The default must itself be valid: a declaration error, not a user error.
         self.validate(self.default)
 
@@ -104,7 +107,8 @@ class Param:
         lo = "-inf" if self.low is None else self.low
         hi = "inf" if self.high is None else self.high
         word = "an integer" if self.kind == "int" else "a number"
-        return f"{word} in {lo}..{hi}"
+        multiple = f", a multiple of {self.step}" if self.step and self.step > 1 else ""
+        return f"{word} in {lo}..{hi}{multiple}"
 
     def parse(self, text: str) -> Any:
         """Parse a command-line value (``"12"``, ``"0.5"``, ``"true"``) and validate it."""
@@ -159,6 +163,8 @@ class Param:
             return value
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
             raise UserError(bad)
+        if self.step and value % self.step:
+            raise UserError(bad)
         return value
 
     def coerce(self, value: Any) -> Any:
@@ -184,6 +190,7 @@ class Param:
             "low": self.low,
             "high": self.high,
             "choices": list(self.choices) or None,
+            "step": self.step,
             "allowed": self.allowed,
             "meaning": self.meaning,
             "source": self.source,
@@ -427,8 +434,8 @@ class GameSpec:
         """The state image (``balance.state``): header sizes, rules, board tables."""
         raise NotImplementedError
 
-    def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
-        """Most trace rows one game can write (sizes the trace region)."""
+    def max_events(self, params: Mapping[str, Any], n_seats: int, board: Any) -> int:
+        """Most trace rows one game can write on ``board`` (sizes the trace region)."""
         raise NotImplementedError
 
     def decode_trace(self, ctx: TraceContext) -> list[dict[str, Any]]:
@@ -732,7 +739,7 @@ class GameSpec:
         job = self._job(params, players, seatings, board)
         row = int(game) % job.seat_index.shape[0]
         n_seats = job.seat_index.shape[1]
-        rows = int(self.max_events(params, n_seats)) + 1  # the last row is the overflow sink
+        rows = int(self.max_events(params, n_seats, job.board)) + 1  # the last row is the overflow sink
         st = job.kernel.play_traced(
             job.image,
             np.ascontiguousarray(job.seat_index[row]),
@@ -807,7 +814,7 @@ class Position:
         self.game = int(game)
         self.job = spec._job(params, distinct, seating, board)
         n_seats = seating.shape[1]
-        rows = int(spec.max_events(params, n_seats)) + 1 if record else 0
+        rows = int(spec.max_events(params, n_seats, self.job.board)) + 1 if record else 0
         self.st = engine.new_state(self.job.image, np.int64(n_seats), np.int64(rows), np.bool_(self.job.search))
         engine.reset_game(
             self.st, self.job.seat_index[0], self.job.player_params[0],

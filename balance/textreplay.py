@@ -9,14 +9,26 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+LONG_LIST = 12  # a longer list (a deck's 200 cards) shows its first items and its length
 _PLACE_KEYS = ("street", "field", "from", "to", "origin", "dest")
+
+
+def _short(value: Any) -> str:
+    """A list or dict for one line: long lists cut to their first items and their length."""
+    if isinstance(value, list):
+        shown = ", ".join(_short(v) for v in value[:LONG_LIST])
+        more = f", … ({len(value)} items)" if len(value) > LONG_LIST else ""
+        return "[" + shown + more + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
+    return "–" if value is None else str(value)
 
 
 def _value(key: str, value: Any, nodes: Sequence[str] | None) -> str:
     if nodes and key in _PLACE_KEYS and isinstance(value, int) and 0 <= value < len(nodes):
         return f"{nodes[value]}"
-    if isinstance(value, list):
-        return "[" + ", ".join(str(v) for v in value) + "]"
+    if isinstance(value, (list, dict)):
+        return _short(value)
     if value is None:
         return "–"
     return str(value)

@@ -55,6 +55,9 @@ NOJIT_SECONDS = 3.0  # how long the interpreted kernel runs for its estimate
 TARGETS: dict[str, dict[str, float]] = {
     "carnage": {"games_per_s_all": 100_000},
     "bahama": {"games_per_s_all": 150_000},
+    "taxi": {"games_per_s_all": 10_000},
+    "tagcity": {"games_per_s_all": 3_000},  # builder,sniper (issue 13)
+    "carmarace": {"games_per_s_all": 5_000},  # 4 x hunter (issue 14)
 }
 GENERIC_TARGETS = {
     "parallel_ratio": 1.8,  # stated for Carnage at 1M games; shown for every game

@@ -55,9 +55,10 @@ def cases(spec: Any) -> Iterator[tuple[str, dict[str, Any]]]:
         yield f"{n}-players", {"players": seats, "seed": 11, "game": n, "params": {}}
     # One rule change: the first integer parameter moved one step inside its range.
     for param in spec.params:
-        if param.kind == "int" and param.high is not None and param.default < param.high:
+        step = param.step or 1
+        if param.kind == "int" and param.high is not None and param.default + step <= param.high:
             yield f"{param.name}-plus-one", {
-                "players": default, "seed": 5, "game": 2, "params": {param.name: param.default + 1},
+                "players": default, "seed": 5, "game": 2, "params": {param.name: param.default + step},
             }
             break
     extra = game_tests_module(spec.name, "golden_cases")

@@ -49,7 +49,23 @@ def _log_uniform_int(rng: random.Random, lo: int, hi: int) -> int:
 
 
 def random_value(p: Any, rng: random.Random) -> Any:
-    """A value of parameter ``p``: default (40%), near it (40%), anywhere (20%)."""
+    """A value of parameter ``p``: default (40%), near it (40%), anywhere (20%);
+    an int with a ``step`` rounded down to a multiple of it (inside the range)."""
+    value = _random_value(p, rng)
+    return _on_step(p, value)
+
+
+def _on_step(p: Any, value: Any) -> Any:
+    step = getattr(p, "step", None)
+    if not step or p.kind != "int" or value == p.default:
+        return value
+    value = value - value % step
+    if p.low is not None and value < p.low:
+        value += step
+    return value
+
+
+def _random_value(p: Any, rng: random.Random) -> Any:
     u = rng.random()
     if p.kind == "bool":
         return p.default if u < 0.4 else rng.random() < 0.5
@@ -82,7 +98,7 @@ def param_value(p: Any) -> st.SearchStrategy:
         full = st.floats(math.log(max(lo, 1)), math.log(hi + 1)).map(
             lambda x: max(lo, min(hi, int(math.exp(x))))
         )
-    return st.one_of(st.just(p.default), st.integers(*_near(p)), full)
+    return st.one_of(st.just(p.default), st.integers(*_near(p)), full).map(lambda v: _on_step(p, v))
 
 
 # ---- a whole setup ---------------------------------------------------------------
@@ -132,8 +148,15 @@ def params_for(draw: Any, spec: Any) -> dict[str, Any]:
         raise  # unreachable
 
 
+SEARCH = "mc:rollouts=4"  # the search player at a tiny budget: properties are about rules, not strength
+
+
+def _labels(spec: Any) -> list[str]:
+    return [p.name for p in spec.heuristics] + [SEARCH]
+
+
 def player_names(spec: Any) -> st.SearchStrategy:
-    names = [p.name for p in spec.players]
+    names = _labels(spec)
     return st.lists(
         st.sampled_from(names),
         min_size=spec.min_players,
@@ -142,7 +165,7 @@ def player_names(spec: Any) -> st.SearchStrategy:
 
 
 def random_players(spec: Any, rng: random.Random, n: int | None = None) -> list[str]:
-    names = [p.name for p in spec.players]
+    names = _labels(spec)
     n = n or rng.randint(spec.min_players, min(4, spec.max_players))
     return [rng.choice(names) for _ in range(n)]
 
@@ -174,8 +197,9 @@ def trace_events(
     """One game's events, through a JSON Lines round trip (what a referee reads)."""
     import numpy as np
 
-    players = [spec.player(n) for n in names]
-    seatings = np.arange(len(players), dtype=np.int64)[None, :]
+    distinct = list(dict.fromkeys(names))
+    players = [spec.parse_player(n) for n in distinct]
+    seatings = np.asarray([[distinct.index(n) for n in names]], dtype=np.int64)
     events = spec.trace(
         params, players, seatings, seed=seed, game=game, board=spec.load_board(None)
     )

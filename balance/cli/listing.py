@@ -154,7 +154,10 @@ def board(
         con.print(f"{spec.title}: no board data", markup=False)
         return
     if nodes is not None and adjacency is not None:
-        con.print(f"{spec.title} board: {len(nodes)} nodes, {sum(len(a) for a in adjacency) // 2} links")
+        arcs = sum(len(a) for a in adjacency)
+        pairs = {frozenset((u, v)) for u, row in enumerate(adjacency) for v in row}
+        links = f"{len(pairs)} links" if arcs == 2 * len(pairs) else f"{arcs} one-way links"
+        con.print(f"{spec.title} board: {len(nodes)} nodes, {links}")
         for i, (name, nbrs) in enumerate(zip(nodes, adjacency)):
             con.print(f"{i:3d} {name:>8}: " + ", ".join(nodes[j] for j in nbrs))
     for key, value in table.items():

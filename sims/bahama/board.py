@@ -59,13 +59,9 @@ class Board:
     names: tuple[str, ...]
     adjacency: tuple[tuple[int, ...], ...]  # neighbours of each field, ascending
     source: str = "default"
-    neighbours: np.ndarray = field(
-        repr=False, compare=False, default=None
-    )  # int32[52, 16], -1 padded
+    neighbours: np.ndarray = field(repr=False, compare=False, default=None)  # int32[52, 16], -1 padded
     degree: np.ndarray = field(repr=False, compare=False, default=None)  # int32[52]
-    dist: np.ndarray = field(
-        repr=False, compare=False, default=None
-    )  # int32[52, 52] = fares
+    dist: np.ndarray = field(repr=False, compare=False, default=None)  # int32[52, 52] = fares
 
     @property
     def n_edges(self) -> int:
@@ -125,15 +121,11 @@ def default_toml() -> str:
     for i, s in enumerate(SUITS):
         n = SUITS[(i + 1) % len(SUITS)]
         lines.append(f"    # inside {s}")
-        chunk = [
-            f'["{a}{s}", "{b}{s}"]' for a, b in (p.split("-") for p in INSIDE_SUIT)
-        ]
+        chunk = [f'["{a}{s}", "{b}{s}"]' for a, b in (p.split("-") for p in INSIDE_SUIT)]
         for j in range(0, len(chunk), 6):
             lines.append("    " + ", ".join(chunk[j : j + 6]) + ",")
         lines.append(f"    # {s} to {n}")
-        chunk = [
-            f'["{a}{s}", "{b}{n}"]' for a, b in (p.split("-") for p in TO_NEXT_SUIT)
-        ]
+        chunk = [f'["{a}{s}", "{b}{n}"]' for a, b in (p.split("-") for p in TO_NEXT_SUIT)]
         for j in range(0, len(chunk), 6):
             lines.append("    " + ", ".join(chunk[j : j + 6]) + ",")
     lines.append("]")
@@ -148,19 +140,13 @@ def parse_board(text: str, where: str = "board") -> Board:
         raise UserError(f"{where}: not valid TOML ({exc})") from None
     unknown = sorted(set(data) - {"name", "source", "fields", "edges"})
     if unknown:
-        raise UserError(
-            f"{where}: unknown key {unknown[0]!r}; allowed: name, source, fields, edges"
-        )
+        raise UserError(f"{where}: unknown key {unknown[0]!r}; allowed: name, source, fields, edges")
     for key in ("fields", "edges"):
         if key not in data:
-            raise UserError(
-                f"{where}: missing {key!r} (see sims/bahama/boards/default.toml)"
-            )
+            raise UserError(f"{where}: missing {key!r} (see sims/bahama/boards/default.toml)")
     fields = data["fields"]
     if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
-        raise UserError(
-            f'{where}: \'fields\' must be a list of card names such as "A♠" or "10H"'
-        )
+        raise UserError(f'{where}: \'fields\' must be a list of card names such as "A♠" or "10H"')
     if len(fields) != N_FIELDS:
         raise UserError(
             f"{where}: needs exactly 52 fields (one per card of the deck, which draws fields), found {len(fields)}"
@@ -176,9 +162,7 @@ def parse_board(text: str, where: str = "board") -> Board:
     seen: set[str] = set()
     for n in names:
         if n in seen:
-            raise UserError(
-                f"{where}: field {n} is listed twice; each of the 52 cards must appear once"
-            )
+            raise UserError(f"{where}: field {n} is listed twice; each of the 52 cards must appear once")
         seen.add(n)
     index = {n: i for i, n in enumerate(names)}
     edges = data["edges"]
@@ -186,18 +170,14 @@ def parse_board(text: str, where: str = "board") -> Board:
         raise UserError(f"{where}: 'edges' must be a list of pairs of field names")
     adjacency: list[set[int]] = [set() for _ in range(N_FIELDS)]
     for e in edges:
-        if not (
-            isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e)
-        ):
+        if not (isinstance(e, list) and len(e) == 2 and all(isinstance(x, str) for x in e)):
             raise UserError(f"{where}: edge {e!r} is not a pair of field names")
         ends = []
         for x in e:
             try:
                 ends.append(index[card_name(x)])
             except (ValueError, KeyError):
-                raise UserError(
-                    f"{where}: edge {e!r} names unknown field {x!r}"
-                ) from None
+                raise UserError(f"{where}: edge {e!r} names unknown field {x!r}") from None
         a, b = ends
         if a == b:
             raise UserError(f"{where}: edge {e!r} joins field {names[a]} to itself")
@@ -208,9 +188,7 @@ def parse_board(text: str, where: str = "board") -> Board:
     adj = tuple(tuple(sorted(a)) for a in adjacency)
     for i, a in enumerate(adj):
         if len(a) > MAX_DEGREE:
-            raise UserError(
-                f"{where}: field {names[i]} has {len(a)} neighbours; allowed: at most {MAX_DEGREE}"
-            )
+            raise UserError(f"{where}: field {names[i]} has {len(a)} neighbours; allowed: at most {MAX_DEGREE}")
     dist = distances(adj)
     if (dist[0] < 0).any():
         lost = [names[i] for i in np.flatnonzero(dist[0] < 0)]
@@ -236,9 +214,7 @@ def load_board(path: str | Path | None = None) -> Board:
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(
-            f"board file {str(path)!r} cannot be read ({type(exc).__name__})"
-        ) from None
+        raise UserError(f"board file {str(path)!r} cannot be read ({type(exc).__name__})") from None
     return parse_board(text, f"board file {str(path)!r}")
 
 
@@ -260,11 +236,7 @@ def main(argv: list[str]) -> int:
         return 0
     if argv == ["--check-default"]:
         same = DEFAULT_PATH.read_text(encoding="utf-8") == default_toml()
-        print(
-            "default board matches the issue 5 edge list"
-            if same
-            else "default board differs from the edge list"
-        )
+        print("default board matches the issue 5 edge list" if same else "default board differs from the edge list")
         return 0 if same else 1
     print(
         "usage: python -m sims.bahama.board --write-default | --check-default",

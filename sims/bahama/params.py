@@ -60,6 +60,18 @@ PARAMS: tuple[Param, ...] = (
         high=MAX_CITIZENS_WAITING,
     ),
     Param(
+        "pickup",
+        "choice",
+        "optional",
+        "optional: taking a citizen waiting on the field the taxi stops on is the player's decision "
+        "(decision KIND_PICKUP); compulsory: taken whenever capacity and the end-phase limits allow",
+        "A player may take an inhabitant as a passenger if, at the end of the player's move, the taxi is on "
+        "the field where that inhabitant waits. (reading: 'may' [Polish 'może zabrać'] gives the player a "
+        "choice, as the same rulebook's 'may drive [...] or keep the taxi standing' does; compulsory is "
+        "issue 5's reading)",
+        choices=("compulsory", "optional"),
+    ),
+    Param(
         "must_move",
         "bool",
         False,
@@ -71,8 +83,7 @@ PARAMS: tuple[Param, ...] = (
         "three_player_discard",
         "bool",
         False,
-        "with 3 players, the card after the start cards is discarded so the pile splits into whole citizens "
-        "(variant)",
+        "with 3 players, the card after the start cards is discarded so the pile splits into whole citizens (variant)",
         "reading: 3 players leave 49 cards, one of which can never become a citizen; "
         "issue 5's variant discards it at setup, off by default",
     ),
@@ -87,6 +98,24 @@ PARAMS: tuple[Param, ...] = (
         high=100_000,
     ),
 )
+
+
+# The kernel's index of each parameter in the state's PARAMS region (state.py),
+# in the order of PARAMS above.
+P_CAPACITY = 0
+P_CITIZENS_WAITING = 1
+P_THIRD_LOCK = 2  # 1: no 3rd passenger once the pile cannot supply a citizen
+P_SECOND_LOCK = 3  # 1: no 2nd passenger once P_SECOND_LOCK_WAITING or fewer wait
+P_SECOND_LOCK_WAITING = 4
+P_PICKUP = 5  # PICKUP_COMPULSORY or PICKUP_OPTIONAL (the index of the choice)
+P_MUST_MOVE = 6
+P_THREE_PLAYER_DISCARD = 7
+P_MAX_TURNS = 8
+N_PARAMS = 9
+PICKUP_COMPULSORY = 0
+PICKUP_OPTIONAL = 1
+assert [p.name for p in PARAMS].index("max_turns") == P_MAX_TURNS and len(PARAMS) == N_PARAMS
+assert PARAMS[P_PICKUP].choices.index("optional") == PICKUP_OPTIONAL
 
 
 def check_params(values: Mapping[str, Any]) -> None:

@@ -75,7 +75,7 @@ class CarnageSpec(GameSpec):
 
         return encode(params, board, n_seats)
 
-    def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
+    def max_events(self, params: Mapping[str, Any], n_seats: int, board: Any) -> int:
         from sims.carnage.state import max_events
 
         return max_events(params)

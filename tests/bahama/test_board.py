@@ -61,10 +61,7 @@ def test_rulebook_fare_table(board, origin, dest, fare):
 
 
 def test_default_file_is_the_issue_edge_list():
-    assert (
-        bahama_board.DEFAULT_PATH.read_text(encoding="utf-8")
-        == bahama_board.default_toml()
-    )
+    assert bahama_board.DEFAULT_PATH.read_text(encoding="utf-8") == bahama_board.default_toml()
     assert len(bahama_board.default_edges()) == 128
 
 
@@ -116,10 +113,7 @@ BAD_BOARDS = {
     ),
     "no edges": (_fields_block(), r"missing 'edges'"),
     "51 fields": (
-        "fields = ["
-        + ", ".join(f'"{c}"' for c in bahama_board.CARDS[:51])
-        + "]\n"
-        + _edges_block([]),
+        "fields = [" + ", ".join(f'"{c}"' for c in bahama_board.CARDS[:51]) + "]\n" + _edges_block([]),
         r"exactly 52 fields .* found 51",
     ),
     "not a card": (
@@ -144,13 +138,11 @@ BAD_BOARDS = {
         r"edge K♠-A♠ is listed twice",
     ),
     "disconnected": (
-        _fields_block()
-        + _edges_block([e for e in DEFAULT_EDGES if e[0][-1] == e[1][-1]]),
+        _fields_block() + _edges_block([e for e in DEFAULT_EDGES if e[0][-1] == e[1][-1]]),
         r"not connected: 39 field\(s\) cannot be reached from A♠",
     ),
     "degree above 16": (
-        _fields_block()
-        + _edges_block(DEFAULT_EDGES + [("A♠", c) for c in bahama_board.CARDS[16:36]]),
+        _fields_block() + _edges_block(DEFAULT_EDGES + [("A♠", c) for c in bahama_board.CARDS[16:36]]),
         r"field A♠ has \d+ neighbours; allowed: at most 16",
     ),
 }
@@ -180,9 +172,4 @@ def test_write_default_command(tmp_path, monkeypatch):
     assert target.read_text(encoding="utf-8") == bahama_board.default_toml()
     assert bahama_board.main(["--check-default"]) == 0
     assert bahama_board.main([]) == 2
-    assert (
-        Path(bahama_board.__file__)
-        .with_name("boards")
-        .joinpath("default.toml")
-        .is_file()
-    )
+    assert Path(bahama_board.__file__).with_name("boards").joinpath("default.toml").is_file()

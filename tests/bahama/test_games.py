@@ -1,5 +1,7 @@
 """Whole games: simulate and trace agree, results obey the seeding contract,
-parameters are validated, and user players plug in (examples/bahama_bots.py)."""
+parameters are validated, and user players plug in (examples/bahama_bots.py).
+(tests/test_contract.py checks the same for every game on a few games; here
+with Bahama's own rule variants, boards and players.)"""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ import numpy as np
 import pytest
 
 from balance.errors import UserError
-from balance.plugins import load_player_file
-from tests.referees.bahama import referee_bahama
+from balance.playerfile import load_player_file
+from balance.state import N_SEATS, TURN
+from sims.bahama.state import TAXI
+from tests.bahama.referee import referee_bahama
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "bahama_bots.py"
@@ -33,13 +37,13 @@ def check_agreement(spec, params, players, seatings, seed, games, board=None):
         setup, end = events[0], events[-1]
         assert setup["game_index"] == g and setup["seed"] == seed
         assert setup["players"] == [
-            players[k].name for k in seatings[g % seatings.shape[0]]
+            getattr(players[k], "label", players[k].name) for k in seatings[g % seatings.shape[0]]
         ]
         winner, reason, turns, score = outcome(out, g)
         assert end["type"] == "end"
         assert (
             end["winner"],
-            spec.end_reasons.index(end["reason"]),
+            spec.end_reason_names.index(end["reason"]),
             end["turn"],
             end["income"],
         ) == (
@@ -64,6 +68,12 @@ CONFIGS = [
         {"second_lock_waiting": 9, "third_passenger_lock": False, "max_turns": 300},
         ["courier", "random", "best_fare", "nearest"],
     ),
+    ({"max_turns": 300}, ["waiter:patience=0", "closer"]),
+    (
+        {"pickup": "compulsory", "must_move": True, "max_turns": 300},
+        ["blocker:patience=0", "waiter", "closer:margin=1"],
+    ),
+    ({"pickup": "compulsory"}, ["mc:rollouts=8", "blocker:reach=9", "random", "waiter:guard=3"]),
 ]
 
 
@@ -71,7 +81,7 @@ CONFIGS = [
 def test_simulate_equals_trace_end(spec, overrides, names):
     params = spec.resolve_params(overrides)
     strategies = list(dict.fromkeys(names))
-    players = [spec.player(n) for n in strategies]
+    players = [spec.parse_player(n) for n in strategies]
     seatings = np.asarray([[strategies.index(n) for n in names]], dtype=np.int64)
     check_agreement(spec, params, players, seatings, 20240, 25)
 
@@ -102,14 +112,10 @@ def test_trace_schema(spec, defaults, board):
     ]
     assert setup["game"] == "bahama" and setup["params"] == defaults
     assert setup["board"] == board.to_json()
-    assert (
-        sorted(setup["deck"]) == list(range(52)) and setup["start"] == setup["deck"][:2]
-    )
+    assert sorted(setup["deck"]) == list(range(52)) and setup["start"] == setup["deck"][:2]
     for i, e in enumerate(events[1:], 1):
         if e["type"] == "turn":
-            assert (
-                events[i + 1]["type"] == "move" and events[i + 1]["turn"] == e["turn"]
-            )
+            assert events[i + 1]["type"] == "move" and events[i + 1]["turn"] == e["turn"]
     kinds = {e["type"] for e in events}
     assert kinds == {"setup", "citizen", "turn", "move", "drop", "pickup", "end"}
     assert events[-1]["type"] == "end" and sum(e["type"] == "end" for e in events) == 1
@@ -120,10 +126,7 @@ def test_reproducible_across_splits_and_threads(spec, defaults):
     params = spec.resolve_params({"max_turns": 300})
     seatings = np.asarray([[0, 1], [1, 1], [1, 0]], dtype=np.int64)
     whole = spec.simulate(params, players, seatings, 77, 0, 600)
-    parts = [
-        spec.simulate(params, players, seatings, 77, a, b - a)
-        for a, b in ((0, 1), (1, 250), (250, 600))
-    ]
+    parts = [spec.simulate(params, players, seatings, 77, a, b - a) for a, b in ((0, 1), (1, 250), (250, 600))]
     for name in ("winner", "end_reason", "turns", "score"):
         joined = np.concatenate([getattr(p, name) for p in parts])
         assert np.array_equal(getattr(whole, name), joined), name
@@ -140,15 +143,9 @@ def test_reproducible_across_splits_and_threads(spec, defaults):
 
 
 def test_outcome_arrays(spec, defaults):
-    out = spec.simulate(
-        defaults, [spec.player("nearest")], np.zeros((1, 3), np.int64), 1, 10, 200
-    )
+    out = spec.simulate(defaults, [spec.player("nearest")], np.zeros((1, 3), np.int64), 1, 10, 200)
     assert out.winner.dtype == np.int8 and out.end_reason.dtype == np.int8
-    assert (
-        out.turns.dtype == np.int32
-        and out.score.dtype == np.int32
-        and out.score.shape == (200, 3)
-    )
+    assert out.turns.dtype == np.int32 and out.score.dtype == np.int32 and out.score.shape == (200, 3)
     assert set(np.unique(out.winner)) <= {-1, 0, 1, 2}
     assert (out.end_reason == 0).all(), "default games end with no citizen waiting"
     # Without a turn limit reached, the winner is the unique highest income.
@@ -162,16 +159,20 @@ def test_players_play_differently(spec, defaults):
     seatings = np.zeros((1, 2), np.int64)
     turns = {
         p.name: spec.simulate(defaults, [p], seatings, 5, 0, 300).turns.mean()
-        for p in spec.players
+        for p in spec.heuristics
         if p.name != "random"
     }
     assert len(set(turns.values())) == len(turns), turns
     moves = {}
-    for p in spec.players:
+    # closer, waiter and blocker drive like nearest until the end of a game (their
+    # game lengths differ, above); the others differ from the first turns.
+    for p in spec.heuristics:
+        if p.name in ("closer", "waiter", "blocker"):
+            continue
         events = spec.trace(spec.resolve_params({"max_turns": 60}), [p], seatings, 5, 0)
         moves[p.name] = [e["to"] for e in events if e["type"] == "move"]
     assert len({tuple(m) for m in moves.values()}) == len(moves)
-    assert len({p.description for p in spec.players}) == len(spec.players) >= 4
+    assert len({p.description for p in spec.players}) == len(spec.players) >= 5
 
 
 def test_params_are_validated(spec):
@@ -219,16 +220,15 @@ def test_custom_board(spec, tmp_path, defaults):
 
 # ---- user players --------------------------------------------------------------------
 @numba.njit
-def vandal(seat, state, rng):
-    turn = state.counters[0]
-    pick = turn % 4
+def vandal(kind, seat, subject, st):
+    pick = st[TURN] % 4
     if pick == 0:
         return 999
     if pick == 1:
         return -7
     if pick == 2:
-        return state.taxi[(seat + 1) % state.rules[8]]  # another taxi's field
-    return (state.taxi[seat] + 26) % 52  # usually not adjacent
+        return st[TAXI + (seat + 1) % st[N_SEATS]]  # another taxi's field
+    return (subject + 26) % 52  # usually not adjacent
 
 
 @pytest.fixture(scope="module")
@@ -253,12 +253,8 @@ def test_player_file_players(spec, user_players):
     check_agreement(spec, params, user_players, seatings, 42, 16)
     # A built-in seated through the user-player path plays exactly as through the built-in one.
     mixed = spec.simulate(params, user_players, np.asarray([[3, 3]]), 42, 0, 50)
-    plain = spec.simulate(
-        params, [spec.player("nearest")], np.zeros((1, 2), np.int64), 42, 0, 50
-    )
-    assert np.array_equal(mixed.score, plain.score) and np.array_equal(
-        mixed.turns, plain.turns
-    )
+    plain = spec.simulate(params, [spec.player("nearest")], np.zeros((1, 2), np.int64), 42, 0, 50)
+    assert np.array_equal(mixed.score, plain.score) and np.array_equal(mixed.turns, plain.turns)
 
 
 def test_buggy_player_cannot_break_the_rules(spec, user_players):
@@ -298,9 +294,7 @@ def test_same_games_without_the_jit(spec):
     runs = []
     for disable in ("0", "1"):
         env = {**os.environ, "NUMBA_DISABLE_JIT": disable, "PYTHONWARNINGS": "ignore"}
-        env["PYTHONPATH"] = os.pathsep.join(
-            filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])
-        )
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         proc = subprocess.run(
             [sys.executable, "-c", script],
             check=False,

@@ -43,7 +43,7 @@ class DiceRace(GameSpec):
 
         return encode(params)
 
-    def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
+    def max_events(self, params: Mapping[str, Any], n_seats: int, board: Any) -> int:
         return int(params["max_turns"]) + 1
 
     def decode_trace(self, ctx: TraceContext) -> list[dict[str, Any]]:

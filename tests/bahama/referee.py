@@ -2,14 +2,19 @@
 
 Replays a trace from its ``setup`` event alone (the shuffled deck is in it) and
 raises :class:`IllegalTrace` at the first event that breaks a rule or carries a
-wrong amount.  Imports nothing but the standard library.
+wrong amount.  Imports nothing from the game (``sims``) nor from ``balance``:
+only the standard library and the shared event cursor of ``tests.referees``.
+``referee(events)`` is the contract's entry point (tests/test_contract.py);
+``referee_bahama(events, observer)`` also returns the replayed state.
 
 Grammar of a trace::
 
     setup
     citizen x initial_citizens               # turn 0, each the next two cards
-    ( turn move [drop] [pickup citizen*] )*  # citizen: one replacement per citizen taken,
-                                             #          iff the pile holds >= 2 cards
+    ( turn move [drop] [pickup citizen* | decline] )*
+                                             # citizen: one replacement per citizen taken,
+                                             #          iff the pile holds >= 2 cards;
+                                             # decline: pickup = optional only
     end                                      # at once when none waits, or after max_turns
 
 Readings (where the issue leaves a detail open; each is visible in the trace):
@@ -24,11 +29,16 @@ Readings (where the issue leaves a detail open; each is visible in the trace):
 * Drop is compulsory and total: the ``drop`` event lists exactly the
   passengers whose destination is the field (absent when there are none);
   ``fare`` = sum of shortest-path distances origin->dest.
-* Pick-up is compulsory: issue 5's turn says "then take waiting citizens on
-  this field" (the rulebook's "may take" is read as a permission the limits
-  can withdraw), so a citizen waiting on the field the taxi ends on is taken
-  whenever capacity and the end-phase limits allow (PICKUP_COMPULSORY).  A
-  ``pickup`` names waiting citizens on the field.  Each taken citizen is checked in turn
+* Pick-up (``setup.params.pickup``): the rulebook's "A player may take an
+  inhabitant as a passenger if, at the end of the player's move, the taxi is
+  on the field where that inhabitant waits".  With ``optional`` the mover
+  chooses: a citizen waiting on the field the taxi ends on, that the limits
+  allow it to take, is followed by exactly one of ``pickup`` or ``decline``
+  (naming that citizen); a ``decline`` takes nobody and draws nothing.  With
+  ``compulsory`` (issue 5's "then take waiting citizens on this field") it is
+  taken whenever capacity and the end-phase limits allow, and a ``decline`` is
+  illegal.  Either way no ``decline`` where the taxi may not take one: there
+  was nothing to decide.  A ``pickup`` names waiting citizens on the field.  Each taken citizen is checked in turn
   against, with ``a`` = passengers aboard (after this turn's drop) and ``w`` =
   citizens waiting, both just before that citizen is taken (so ``w`` counts
   it): ``a < capacity``; with ``third_passenger_lock``, pile cannot supply a
@@ -57,15 +67,13 @@ from tests.referees import (
 
 N_FIELDS = 52
 THIRD_PASSENGER = 2  # "no one takes a 3rd": refused to a taxi with 2 (or more) aboard
-# "then take waiting citizens on this field" (issue 5's turn): taking is part of the
-# turn, not a choice -- a citizen on the taxi's field that the limits allow is taken.
-PICKUP_COMPULSORY = True
+# "A player may take an inhabitant": pickup = optional makes it the mover's choice,
+# compulsory (issue 5's "then take waiting citizens on this field") takes whenever allowed.
+PICKUP_READINGS = ("compulsory", "optional")
 
 # Turn limit: "a game still running then ends with reason turn_limit and no winner"
 # (sims/bahama/params.py, max_turns); the issue says only "caps a game that stalls".
-TURN_LIMIT_WINNER = (
-    "none"  # "income": highest income wins at turn_limit too; "none": -1
-)
+TURN_LIMIT_WINNER = "none"  # "income": highest income wins at turn_limit too; "none": -1
 
 # Rule parameters the referee reads from setup.params (issue 5 names must_move,
 # three_player_discard, max_turns; the rest are the end-phase limits and counts).
@@ -75,6 +83,7 @@ PARAMS = {
     "third_passenger_lock": bool,
     "second_passenger_lock": bool,
     "second_lock_waiting": int,
+    "pickup": str,
     "must_move": bool,
     "three_player_discard": bool,
     "max_turns": int,
@@ -139,13 +148,9 @@ def published_edges() -> set[frozenset[str]]:
     return edges
 
 
-def board_edges(
-    nodes: Sequence[str], adjacency: Sequence[Sequence[int]]
-) -> set[frozenset[str]]:
+def board_edges(nodes: Sequence[str], adjacency: Sequence[Sequence[int]]) -> set[frozenset[str]]:
     names = [normalize_name(n) for n in nodes]
-    return {
-        frozenset((names[u], names[v])) for u, row in enumerate(adjacency) for v in row
-    }
+    return {frozenset((names[u], names[v])) for u, row in enumerate(adjacency) for v in row}
 
 
 @dataclass
@@ -161,22 +166,19 @@ class BahamaState:
     max_turns: int
     initial_citizens: int
     must_move: bool
+    pickup_optional: bool
     discard: bool
     third_lock: bool
     second_lock: bool
     second_lock_waiting: int
     cursor: int = 0  # next card of the pile
-    discarded: list = field(
-        default_factory=list
-    )  # start cards and the 3-player discard
+    discarded: list = field(default_factory=list)  # start cards and the 3-player discard
     position: list = field(default_factory=list)
     aboard: list = field(default_factory=list)  # per seat: citizen ids
     income: list = field(default_factory=list)
     citizen_origin: list = field(default_factory=list)
     citizen_dest: list = field(default_factory=list)
-    citizen_where: list = field(
-        default_factory=list
-    )  # ("wait", f) | ("ride", p) | ("done",)
+    citizen_where: list = field(default_factory=list)  # ("wait", f) | ("ride", p) | ("done",)
     delivered: list = field(default_factory=list)
     turn: int = 0
     ended: bool = False
@@ -184,6 +186,7 @@ class BahamaState:
     reason: str | None = None
     max_aboard: int = 0
     endphase_checks: int = 0  # pick-ups made while an end-phase limit was in force
+    declines: int = 0  # citizens left waiting by a mover that could take them
     counts: dict = field(default_factory=dict)  # event type -> how many (coverage)
 
     def pile(self) -> int:
@@ -229,9 +232,7 @@ class BahamaState:
             if w[0] == "done":
                 fares[w[1]] += self.dist[self.citizen_origin[k]][self.citizen_dest[k]]
         if fares != self.income:
-            return (
-                f"income {self.income} is not the fares of delivered citizens {fares}"
-            )
+            return f"income {self.income} is not the fares of delivered citizens {fares}"
         return None
 
 
@@ -258,7 +259,10 @@ class BahamaReferee(EventCursor):
         if key not in params:
             self.fail(f"setup params miss {key!r}")
         v = params[key]
-        ok = isinstance(v, bool) if kind is bool else is_int(v)
+        if kind is str:
+            ok = v in PICKUP_READINGS
+        else:
+            ok = isinstance(v, bool) if kind is bool else is_int(v)
         if not ok:
             self.fail(f"param {key}={v!r} is not {kind.__name__}")
         return v
@@ -273,9 +277,7 @@ class BahamaReferee(EventCursor):
             self.citizen("an initial citizen")
         nxt = self.peek()
         if isinstance(nxt, dict) and nxt.get("type") == "citizen":
-            self.fail(
-                f"more initial citizens than citizens_waiting={st.initial_citizens} (pile {st.pile()})"
-            )
+            self.fail(f"more initial citizens than citizens_waiting={st.initial_citizens} (pile {st.pile()})")
         if not st.waiting():
             self.end("no_waiting")
         while not st.ended:
@@ -295,11 +297,7 @@ class BahamaReferee(EventCursor):
             self.fail("setup has no params object")
         got = {k: self.param(params, k, kind) for k, kind in PARAMS.items()}
         players = ev.get("players")
-        if (
-            not isinstance(players, list)
-            or not 2 <= len(players) <= 4
-            or not all(isinstance(x, str) for x in players)
-        ):
+        if not isinstance(players, list) or not 2 <= len(players) <= 4 or not all(isinstance(x, str) for x in players):
             self.fail(f"players must be a list of 2-4 names, got {players!r}")
         n = len(players)
         board = ev.get("board")
@@ -312,17 +310,11 @@ class BahamaReferee(EventCursor):
         if why or len(adj) != N_FIELDS:
             self.fail(f"board: {why or 'adjacency length differs from nodes'}")
         deck = ev.get("deck")
-        if (
-            not isinstance(deck, list)
-            or sorted(deck) != list(range(N_FIELDS))
-            or not all(is_int(c) for c in deck)
-        ):
+        if not isinstance(deck, list) or sorted(deck) != list(range(N_FIELDS)) or not all(is_int(c) for c in deck):
             self.fail(f"deck is not a permutation of the {N_FIELDS} fields: {deck!r}")
         start = ev.get("start")
         if start != deck[:n]:
-            self.fail(
-                f"start is {start!r}, expected the first {n} cards of the deck {deck[:n]!r}"
-            )
+            self.fail(f"start is {start!r}, expected the first {n} cards of the deck {deck[:n]!r}")
         discard = bool(got["three_player_discard"]) and n == 3
         st = BahamaState(
             params=dict(params),
@@ -336,6 +328,7 @@ class BahamaReferee(EventCursor):
             max_turns=got["max_turns"],
             initial_citizens=got["citizens_waiting"],
             must_move=got["must_move"],
+            pickup_optional=got["pickup"] == "optional",
             discard=discard,
             third_lock=got["third_passenger_lock"],
             second_lock=got["second_passenger_lock"],
@@ -386,17 +379,11 @@ class BahamaReferee(EventCursor):
         free = [f for f in st.adjacency[here] if st.taxi_at(f) is None]
         if to == here:
             if st.must_move and free:
-                self.fail(
-                    f"stay on {here} under must_move while adjacent fields {free} are free"
-                )
+                self.fail(f"stay on {here} under must_move while adjacent fields {free} are free")
         elif to not in st.adjacency[here]:
-            self.fail(
-                f"move {here}->{to}: field {to} is not adjacent to {here} (adjacent: {st.adjacency[here]})"
-            )
+            self.fail(f"move {here}->{to}: field {to} is not adjacent to {here} (adjacent: {st.adjacency[here]})")
         elif st.taxi_at(to) is not None:
-            self.fail(
-                f"move {here}->{to}: field {to} is occupied by seat {st.taxi_at(to)}'s taxi"
-            )
+            self.fail(f"move {here}->{to}: field {to} is occupied by seat {st.taxi_at(to)}'s taxi")
         st.position[seat] = to
         self.done(ev)
         nxt = self.peek()
@@ -413,9 +400,7 @@ class BahamaReferee(EventCursor):
             self.same(ev, "field", to, "drop field")
             got = ev.get("citizens")
             if not isinstance(got, list) or sorted(got) != due:
-                self.fail(
-                    f"drop citizens {got!r}, expected exactly the passengers bound for {to}: {due}"
-                )
+                self.fail(f"drop citizens {got!r}, expected exactly the passengers bound for {to}: {due}")
             blocks = [st.dist[st.citizen_origin[k]][st.citizen_dest[k]] for k in due]
             fare = sum(blocks)
             self.same(ev, "fare", fare, f"fare (shortest-path distances {blocks})")
@@ -428,35 +413,33 @@ class BahamaReferee(EventCursor):
 
         ev = self.peek()
         here_waiting = st.waiting_on(to)
-        is_pickup = isinstance(ev, dict) and ev.get("type") == "pickup"
-        if (
-            PICKUP_COMPULSORY
-            and here_waiting
-            and self.may_take(seat) is None
-            and not is_pickup
-        ):
+        kind = ev.get("type") if isinstance(ev, dict) else None
+        if here_waiting and self.may_take(seat) is None and kind not in ("pickup", "decline"):
+            if st.pickup_optional:
+                self.fail(
+                    f"neither pickup nor decline, but citizen {here_waiting[0]} waits on field {to} and seat {seat} "
+                    "may take it: with pickup = optional the mover answers take or leave"
+                )
             self.fail(
                 f"no pickup, but citizen {here_waiting[0]} waits on field {to} and seat {seat} "
                 f"may take it ({len(st.aboard[seat])} aboard, {len(st.waiting())} waiting, pile {st.pile()}): "
                 "taking is compulsory"
             )
-        if is_pickup:
+        if kind == "decline":
+            self.decline(ev, seat, to)
+        elif kind == "pickup":
             self.pickup(ev, seat, to)
             if not st.waiting():
                 self.end("no_waiting")
                 return
         ev = self.peek()
-        if isinstance(ev, dict) and ev.get("type") in ("drop", "pickup", "move"):
-            self.fail(
-                f"{ev.get('type')} out of place: one move, then drop, then pick-up per turn"
-            )
+        if isinstance(ev, dict) and ev.get("type") in ("drop", "pickup", "decline", "move"):
+            self.fail(f"{ev.get('type')} out of place: one move, then drop, then pick-up or decline per turn")
         if st.turn >= st.max_turns:
             self.end("turn_limit")
             return
         if isinstance(ev, dict) and ev.get("type") == "end":
-            self.fail(
-                f"end after turn {st.turn} but {len(st.waiting())} citizens wait and max_turns is {st.max_turns}"
-            )
+            self.fail(f"end after turn {st.turn} but {len(st.waiting())} citizens wait and max_turns is {st.max_turns}")
 
     def pickup(self, ev: dict, seat: int, here: int) -> None:
         st = self.st
@@ -464,34 +447,19 @@ class BahamaReferee(EventCursor):
         self.same(ev, "seat", seat)
         self.same(ev, "field", here, "pickup field")
         ks = ev.get("citizens")
-        if (
-            not isinstance(ks, list)
-            or not ks
-            or not all(is_int(k) for k in ks)
-            or len(set(ks)) != len(ks)
-        ):
-            self.fail(
-                f"pickup citizens must be a non-empty list of distinct ids, got {ks!r}"
-            )
+        if not isinstance(ks, list) or not ks or not all(is_int(k) for k in ks) or len(set(ks)) != len(ks):
+            self.fail(f"pickup citizens must be a non-empty list of distinct ids, got {ks!r}")
         for k in ks:
             if not 0 <= k < len(st.citizen_where) or st.citizen_where[k] != (
                 "wait",
                 here,
             ):
-                where = (
-                    st.citizen_where[k]
-                    if 0 <= k < len(st.citizen_where)
-                    else "never drawn"
-                )
-                self.fail(
-                    f"pickup of citizen {k}: not waiting on field {here} (it is {where!r})"
-                )
+                where = st.citizen_where[k] if 0 <= k < len(st.citizen_where) else "never drawn"
+                self.fail(f"pickup of citizen {k}: not waiting on field {here} (it is {where!r})")
             why = self.may_take(seat)
             if why:
                 self.fail(f"pickup of citizen {k}: {why}")
-            if (st.third_lock and st.pile() < 2) or (
-                st.second_lock and len(st.waiting()) <= st.second_lock_waiting
-            ):
+            if (st.third_lock and st.pile() < 2) or (st.second_lock and len(st.waiting()) <= st.second_lock_waiting):
                 st.endphase_checks += 1
             st.aboard[seat].append(k)
             st.citizen_where[k] = ("ride", seat)
@@ -499,14 +467,27 @@ class BahamaReferee(EventCursor):
         self.done(ev)
         for _ in ks:
             if st.pile() >= 2:
-                self.citizen(
-                    "a replacement for the citizen taken (the pile holds >= 2 cards)"
-                )
+                self.citizen("a replacement for the citizen taken (the pile holds >= 2 cards)")
         nxt = self.peek()
         if isinstance(nxt, dict) and nxt.get("type") == "citizen":
-            self.fail(
-                f"citizen drawn but the pile holds {st.pile()} card(s) (< 2) or no citizen was taken to replace"
-            )
+            self.fail(f"citizen drawn but the pile holds {st.pile()} card(s) (< 2) or no citizen was taken to replace")
+
+    def decline(self, ev: dict, seat: int, here: int) -> None:
+        st = self.st
+        self.same(ev, "turn", st.turn)
+        self.same(ev, "seat", seat)
+        self.same(ev, "field", here, "decline field")
+        if not st.pickup_optional:
+            self.fail("decline under pickup = compulsory: a citizen the taxi may take is taken")
+        waiting = st.waiting_on(here)
+        if not waiting:
+            self.fail(f"decline on field {here}, where no citizen waits")
+        why = self.may_take(seat)
+        if why:
+            self.fail(f"decline of a citizen seat {seat} may not take ({why}): there was nothing to decide")
+        self.same(ev, "citizens", waiting, "declined citizens (the one waiting on the field)")
+        st.declines += 1
+        self.done(ev)
 
     def may_take(self, seat: int) -> str | None:
         """Why ``seat``'s taxi may not take a citizen now (capacity, end phase), or None."""
@@ -539,9 +520,7 @@ class BahamaReferee(EventCursor):
         self.done(ev)
 
 
-def referee_bahama(
-    events: Sequence[dict], observer: Observer | None = None
-) -> BahamaState:
+def referee_bahama(events: Sequence[dict], observer: Observer | None = None) -> BahamaState:
     """Replay ``events``; the final state, or :class:`IllegalTrace` at the first violation."""
     ref = BahamaReferee(events, observer)
     try:
@@ -549,6 +528,10 @@ def referee_bahama(
     except IllegalTrace:
         raise
     except (KeyError, TypeError, IndexError, ValueError) as exc:  # malformed event
-        raise IllegalTrace(
-            ref.i, ref.peek() or {}, f"malformed event: {exc!r}"
-        ) from exc
+        raise IllegalTrace(ref.i, ref.peek() or {}, f"malformed event: {exc!r}") from exc
+
+
+def referee(events: Sequence[dict]) -> None:
+    """The contract's referee (tests/test_contract.py): AssertionError
+    (:class:`IllegalTrace`) at the first event that breaks a rule."""
+    referee_bahama(events)

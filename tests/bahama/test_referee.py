@@ -1,4 +1,4 @@
-"""The Bahama Taxi referee (tests/referees/bahama.py) against the kernel's traces.
+"""The Bahama Taxi referee (tests/bahama/referee.py) against the kernel's traces.
 
 1. The board in the traces is the published board of issue 5 (built here from
    the issue's edge list, not from the package) and satisfies every fact the
@@ -20,15 +20,15 @@ from typing import Any
 import pytest
 
 from balance.errors import UserError
-from tests.property import boundary_params, random_params, random_players, trace_events
-from tests.referees import IllegalTrace, bfs_distances
-from tests.referees.bahama import (
+from tests.bahama.referee import (
     BahamaState,
     board_edges,
     normalize_name,
     published_edges,
     referee_bahama,
 )
+from tests.property import boundary_params, random_params, random_players, trace_events
+from tests.referees import IllegalTrace, bfs_distances
 
 N_TRACES = 500  # random setups; boundary values come on top
 MASTER_SEED = 5_2024
@@ -119,16 +119,14 @@ def test_referee_accepts_kernel_traces(spec):
         try:
             state = referee_bahama(events)
         except IllegalTrace as exc:
-            pytest.fail(
-                f"{exc}\nreproduce: seed={seed} game={game} players={players} params={params}"
-            )
+            pytest.fail(f"{exc}\nreproduce: seed={seed} game={game} players={players} params={params}")
         reasons[state.reason] = reasons.get(state.reason, 0) + 1
         first_cards[events[0]["deck"][0]] += 1
         last_cards[events[0]["deck"][-1]] += 1
         for key, v in state.counts.items():
             counts[key] = counts.get(key, 0) + v
         endphase += state.endphase_checks
-        seen_players.update(players)
+        seen_players.update(label.partition(":")[0] for label in players)
     elapsed = time.perf_counter() - t0
     print(
         f"\nbahama referee: {n} traces accepted in {elapsed:.1f} s; end reasons {reasons}; "
@@ -138,12 +136,56 @@ def test_referee_accepts_kernel_traces(spec):
     # "the whole deck is shuffled": the top and bottom cards are uniform (chi-square, p < 1e-6 fails).
     assert chi_square(first_cards) < 114.1, f"first card not uniform: {first_cards}"
     assert chi_square(last_cards) < 114.1, f"last card not uniform: {last_cards}"
-    assert reasons.get("no_waiting", 0) > 0 and reasons.get("turn_limit", 0) > 0, (
-        reasons
-    )
-    for key in ("move:go", "move:stay", "drop", "pickup", "citizen"):
+    assert reasons.get("no_waiting", 0) > 0 and reasons.get("turn_limit", 0) > 0, reasons
+    for key in ("move:go", "move:stay", "drop", "pickup", "decline", "citizen"):
         assert counts.get(key, 0) > 0, f"no {key} event in {N_TRACES} traces"
     assert endphase > 0
+
+
+# The players that use the rulebook's choices, with their parameters (standing guard
+# without a limit included: those games often reach max_turns), and mc over them.
+PARAMETER_PLAYERS = [
+    "closer",
+    "closer:margin=1",
+    "waiter",
+    "waiter:guard=2;patience=0",
+    "waiter:margin=3;patience=5",
+    "blocker",
+    "blocker:reach=8;patience=0",
+    "blocker:guard=3;margin=2",
+    "mc:rollouts=4;rollout_policy=closer",
+    "mc:rollouts=6;horizon=12",
+]
+
+
+def test_referee_accepts_new_players_and_parameters(spec):
+    """Every new player and parameter value, mc over them, 2-4 seats, both pick-up
+    readings, with and without must_move: the referee accepts every trace."""
+    rng = random.Random(23)
+    reasons: dict[str, int] = {}
+    declines = 0
+    seen = set()
+    j = 0
+    for n in (2, 3, 4):
+        for pickup in ("optional", "compulsory"):
+            for must_move in (False, True):
+                for _ in range(2):
+                    players = [PARAMETER_PLAYERS[(j + k * 3) % len(PARAMETER_PLAYERS)] for k in range(n)]
+                    if rng.random() < 0.5:
+                        players[-1] = "nearest"
+                    j += 1
+                    seen.update(players)
+                    params = spec.resolve_params({"pickup": pickup, "must_move": must_move, "max_turns": 400})
+                    seed = rng.getrandbits(63)
+                    events = trace_events(spec, params, players, seed, j)
+                    try:
+                        state = referee_bahama(events)
+                    except IllegalTrace as exc:
+                        pytest.fail(f"{exc}\nreproduce: seed={seed} game={j} players={players} params={params}")
+                    reasons[state.reason] = reasons.get(state.reason, 0) + 1
+                    declines += state.declines
+    assert seen >= set(PARAMETER_PLAYERS)
+    assert declines > 0 and reasons.get("no_waiting", 0) > 0 and reasons.get("turn_limit", 0) > 0, (reasons, declines)
 
 
 # ---- corruptions ----------------------------------------------------------------------
@@ -191,11 +233,7 @@ def edit_params(events, **changes):
 
 
 def insert(events, i, *new_events):
-    return (
-        copy.deepcopy(events[:i])
-        + [dict(e) for e in new_events]
-        + copy.deepcopy(events[i:])
-    )
+    return copy.deepcopy(events[:i]) + [dict(e) for e in new_events] + copy.deepcopy(events[i:])
 
 
 def delete(events, i):
@@ -238,11 +276,7 @@ def c_move_not_adjacent(ev):
         if nxt.get("type") != "move":
             return None
         here = nxt["from"]
-        bad = [
-            f
-            for f in range(52)
-            if f != here and f not in st.adjacency[here] and st.taxi_at(f) is None
-        ]
+        bad = [f for f in range(52) if f != here and f not in st.adjacency[here] and st.taxi_at(f) is None]
         return edit(evs, i + 1, to=bad[0])
 
     return scan(ev, pick)
@@ -352,18 +386,12 @@ def _pickup_into(cond: Callable[[BahamaState, int, int, int], bool]):
 
 c_second_passenger_late = _pickup_into(
     lambda st, a, w, pile: (
-        st.second_lock
-        and w <= st.second_lock_waiting
-        and a == 1
-        and not (st.third_lock and pile < 2 and a >= 2)
+        st.second_lock and w <= st.second_lock_waiting and a == 1 and not (st.third_lock and pile < 2 and a >= 2)
     )
 )
 c_third_passenger_late = _pickup_into(
     lambda st, a, w, pile: (
-        st.third_lock
-        and pile < 2
-        and a == 2
-        and not (st.second_lock and w <= st.second_lock_waiting)
+        st.third_lock and pile < 2 and a == 2 and not (st.second_lock and w <= st.second_lock_waiting)
     )
 )
 
@@ -373,9 +401,7 @@ def c_pickup_not_waiting_here(ev):
         nxt = at(evs, i + 1)
         if nxt.get("type") != "pickup":
             return None
-        elsewhere = [
-            k for k in st.waiting() if st.citizen_where[k] != ("wait", nxt["field"])
-        ]
+        elsewhere = [k for k in st.waiting() if st.citizen_where[k] != ("wait", nxt["field"])]
         return edit(evs, i + 1, citizens=elsewhere[:1]) if elsewhere else None
 
     return scan(ev, pick)
@@ -383,6 +409,8 @@ def c_pickup_not_waiting_here(ev):
 
 def c_skipped_pickup(ev):
     """A citizen waits where the taxi stops and the limits allow it: taking is compulsory."""
+    if ev[0]["params"]["pickup"] != "compulsory":
+        return None
     i = first(ev, lambda e: e["type"] == "pickup")
     if i is None:
         return None
@@ -390,6 +418,85 @@ def c_skipped_pickup(ev):
     if new[i]["type"] == "citizen":
         new = delete(new, i)
     return new
+
+
+def c_skipped_pickup_decision(ev):
+    """pickup = optional: the mover's answer (pickup or decline) is missing."""
+    if ev[0]["params"]["pickup"] != "optional":
+        return None
+    i = first(ev, lambda e: e["type"] == "decline")
+    return None if i is None else delete(ev, i)
+
+
+def c_decline_under_compulsory(ev):
+    if ev[0]["params"]["pickup"] != "optional" or first(ev, lambda e: e["type"] == "decline") is None:
+        return None
+    return edit_params(ev, pickup="compulsory")
+
+
+def c_decline_nothing_waiting(ev):
+    """A decline after a move to a field where no citizen waits."""
+
+    def pick(i, e, st, evs):
+        if e["type"] != "move" or at(evs, i + 1).get("type") != "turn" or st.waiting_on(e["to"]):
+            return None
+        return insert(
+            evs, i + 1, {"type": "decline", "turn": e["turn"], "seat": e["seat"], "field": e["to"], "citizens": [0]}
+        )
+
+    return scan(ev, pick) if ev[0]["params"]["pickup"] == "optional" else None
+
+
+def c_decline_nothing_to_decide(ev):
+    """A decline of a citizen the mover may not take (full, or an end-phase limit)."""
+
+    def pick(i, e, st, evs):
+        if e["type"] != "move" or at(evs, i + 1).get("type") != "turn":
+            return None
+        ks = st.waiting_on(e["to"])
+        a, w = len(st.aboard[e["seat"]]), len(st.waiting())
+        barred = (
+            a >= st.capacity
+            or (st.third_lock and st.pile() < 2 and a >= 2)
+            or (st.second_lock and w <= st.second_lock_waiting and a >= 1)
+        )
+        if not ks or not barred:
+            return None
+        return insert(
+            evs, i + 1, {"type": "decline", "turn": e["turn"], "seat": e["seat"], "field": e["to"], "citizens": ks}
+        )
+
+    return scan(ev, pick) if ev[0]["params"]["pickup"] == "optional" else None
+
+
+def c_decline_then_replacement(ev):
+    """A decline takes nobody: no replacement citizen follows it."""
+
+    def pick(i, e, st, evs):
+        if e["type"] != "decline" or st.pile() < 2:
+            return None
+        k = len(st.citizen_origin)
+        return insert(
+            evs,
+            i + 1,
+            {
+                "type": "citizen",
+                "turn": e["turn"],
+                "citizen": k,
+                "origin": st.deck[st.cursor],
+                "dest": st.deck[st.cursor + 1],
+            },
+        )
+
+    return scan(ev, pick)
+
+
+def c_decline_then_pickup(ev):
+    """Take or leave: one answer, not both."""
+    i = first(ev, lambda e: e["type"] == "decline")
+    if i is None:
+        return None
+    return insert(ev, i + 1, dict(ev[i], type="pickup"))
 
 
 def c_missing_replacement(ev):
@@ -443,9 +550,7 @@ def c_early_end(ev):
     if len(idx) < 3:
         return None
     i = idx[len(idx) // 2]
-    return copy.deepcopy(ev[:i]) + [
-        dict(ev[-1], turn=ev[i]["turn"] - 1, reason="turn_limit", winner=-1)
-    ]
+    return copy.deepcopy(ev[:i]) + [dict(ev[-1], turn=ev[i]["turn"] - 1, reason="turn_limit", winner=-1)]
 
 
 def c_turn_limit_ignored(ev):
@@ -469,9 +574,7 @@ def c_wrong_income(ev):
 
 def c_wrong_reason(ev):
     r = ev[-1]["reason"]
-    return edit(
-        ev, len(ev) - 1, reason="turn_limit" if r == "no_waiting" else "no_waiting"
-    )
+    return edit(ev, len(ev) - 1, reason="turn_limit" if r == "no_waiting" else "no_waiting")
 
 
 def c_three_player_discard(ev):
@@ -522,6 +625,12 @@ CORRUPTIONS = [
         "not waiting on field",
     ),
     ("compulsory pickup skipped", c_skipped_pickup, "taking is compulsory"),
+    ("optional pickup unanswered", c_skipped_pickup_decision, "neither pickup nor decline"),
+    ("decline under compulsory pickup", c_decline_under_compulsory, "decline under pickup = compulsory"),
+    ("decline where nobody waits", c_decline_nothing_waiting, "where no citizen waits"),
+    ("decline of a citizen the taxi may not take", c_decline_nothing_to_decide, "nothing to decide"),
+    ("replacement after a decline", c_decline_then_replacement, "expected turn"),
+    ("pickup after a decline", c_decline_then_pickup, "out of place"),
     ("replacement citizen missing", c_missing_replacement, "replacement"),
     (
         "replacement from a pile under 2 cards",
@@ -556,12 +665,11 @@ def _pool_setups(spec):
         {"capacity": 4, "second_lock_waiting": 2},
         {"second_lock_waiting": 8},
         {"citizens_waiting": 4},
+        {"pickup": "compulsory"},
     ]
     for j in range(60):
         over = special[j % len(special)] if j < 4 * len(special) else None
-        params = (
-            spec.resolve_params(over) if over is not None else random_params(spec, rng)
-        )
+        params = spec.resolve_params(over) if over is not None else random_params(spec, rng)
         players = [names[(j + k) % len(names)] for k in range(2 + j % 3)]
         yield params, players, 500 + j, j
 
@@ -576,9 +684,7 @@ def pool(spec):
     return traces
 
 
-@pytest.mark.parametrize(
-    "name,corrupt,words", CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS]
-)
+@pytest.mark.parametrize("name,corrupt,words", CORRUPTIONS, ids=[c[0] for c in CORRUPTIONS])
 def test_referee_rejects_corruption(pool, name, corrupt, words):
     for events in pool:
         bad = corrupt(events)
@@ -586,8 +692,6 @@ def test_referee_rejects_corruption(pool, name, corrupt, words):
             continue
         with pytest.raises(IllegalTrace) as info:
             referee_bahama(bad)
-        assert words in str(info.value), (
-            f"{name}: rejected for another reason: {info.value}"
-        )
+        assert words in str(info.value), f"{name}: rejected for another reason: {info.value}"
         return
     pytest.fail(f"no trace in the pool of {len(pool)} offers a place for: {name}")

@@ -1,0 +1,723 @@
+"""Carmarace's built-in players (the one player signature, balance.game).
+
+``random`` answers uniformly among the legal answers.  ``hunter``,
+``saboteur`` and ``racer`` share one skeleton (the spec's section (e), in
+sims/carmarace/RULES.md "Players") and differ in the karma round against
+another seat's vehicle (racer never attacks, saboteur always may, hunter only
+a threat), in their draws and in the refill (racer drops attack cards).
+
+Values are those of the spec: ``value(v) = togo(v)`` (+10 on a stranded space)
+and ``V(c, u, r, entered)``, the best expected value a move of vehicle ``c``
+can end on from ``u`` with ``r`` points left; they come from the value tables
+of state.py (exact integers scaled by VSCALE) and, for more than R_TABLE points
+left, from the same recursion here.  Every tie-break uses card ids and node
+indices, never hand order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from balance.game import Param, PlayerInfo
+from balance.state import MEMORY_SLOTS, N_SEATS, SEAT, draw_below, player_param
+from sims.carmarace.params import P_KARMA_MUST_MATCH, P_PLANE_STAYS_ALOFT
+from sims.carmarace.state import (
+    C_DECK,
+    C_MODE,
+    C_SPEED,
+    C_TRACKS,
+    CARD_SLOT,
+    CONVENTION,
+    D_TRANSPORT,
+    DRAW,
+    E_LAND,
+    E_NONE,
+    E_ON_TOP,
+    E_REMOVE_ALL,
+    E_REMOVE_NEGATIVE,
+    E_REMOVE_POSITIVE,
+    GO_ON,
+    HAND,
+    HAND_CAP,
+    HAND_N,
+    K_AIRPORT,
+    K_SKY,
+    K_STATION,
+    K_TRACK,
+    KARMA,
+    KEPT,
+    MODE_PLANE,
+    MODE_ROAD,
+    MODE_TRAIN,
+    MV_ENTERED,
+    MV_LEFT,
+    N_SLOTS,
+    NEXT,
+    O_NEAR_AIRPORT,
+    O_NEAR_STATION,
+    O_REACH_AIRPORT,
+    O_REACH_STATION,
+    OWN_KARMA,
+    PARAMS,
+    PAWN,
+    R_TABLE,
+    REFILL,
+    RIDE,
+    SLOT_TOP,
+    STEP,
+    SUB_DRAW,
+    TRANSPORT,
+    V_LIMIT,
+    VEHICLE,
+    card,
+    cls_of,
+    deck_drawable,
+    effect_of,
+    effective_limit,
+    first_drawable,
+    gps_of,
+    is_step_option,
+    karma_legal,
+    kind_of,
+    move_class,
+    n_next,
+    next_of,
+    node_value,
+    playable,
+    step_mask,
+    table_index,
+    table_value,
+    togo,
+    young,
+)
+
+HUNTER = 0
+SABOTEUR = 1
+RACER = 2
+RANDOM = 3
+BIG = np.int64(1) << np.int64(60)
+NO_ANSWER = np.int64(-1)
+
+
+# --------------------------------------------------------------------------- values
+@njit(cache=True)
+def stranded_flags(st, seat, without):
+    """(track spaces stranded, sky spaces stranded) for ``hand'`` = the seat's hand
+    less card ``without`` (-1: the whole hand): a track space is stranded when
+    hand' holds no train and no tracks road vehicle, a sky space when
+    plane_stays_aloft is off and hand' holds no plane."""
+    has_rail = False
+    has_plane = False
+    base = HAND + seat * HAND_CAP
+    for i in range(st[HAND_N + seat]):
+        c = st[base + i]
+        if c == without or card(st, c, C_DECK) != D_TRANSPORT:
+            continue
+        mode = card(st, c, C_MODE)
+        if mode == MODE_TRAIN or (mode == MODE_ROAD and card(st, c, C_TRACKS) and not young(st)):
+            has_rail = True
+        elif mode == MODE_PLANE:
+            has_plane = True
+    track = 0 if has_rail else 1
+    sky = 1 if (st[PARAMS + P_PLANE_STAYS_ALOFT] == 0 and not has_plane) else 0
+    return track, sky
+
+
+@njit(cache=True)
+def _legal_face(st, m, u, w):
+    mask = step_mask(st, m, u, 1)
+    for k in range(n_next(st, u)):
+        if next_of(st, u, k) == w and (mask >> k) & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def entered_value(st, m, track, sky, u, r):
+    """V(c, u, r, entered=true) for a vehicle of movement class ``m``."""
+    t = table_index(m, track, sky)
+    if r <= R_TABLE:
+        return table_value(st, t, u, r)
+    own = node_value(st, u, track, sky)
+    mask = step_mask(st, m, u, 1)
+    if u == st[CONVENTION] or mask == 0:
+        return own
+    if gps_of(st, u, 0) >= 0:
+        total = np.int64(0)
+        for f in range(6):
+            w = gps_of(st, u, f)
+            if _legal_face(st, m, u, w):
+                total += entered_value(st, m, track, sky, w, r - 1)
+            else:
+                total += own
+        go = total // 6
+    else:
+        go = BIG
+        for k in range(n_next(st, u)):
+            if (mask >> k) & 1:
+                x = entered_value(st, m, track, sky, next_of(st, u, k), r - 1)
+                if x < go:
+                    go = x
+    return min(own, go)
+
+
+@njit(cache=True)
+def start_value(st, c, u, r, track, sky):
+    """V(c, u, r, entered=false): a move that starts on ``u`` (a Stop there does
+    not stop it; at an arrow it chooses its branch)."""
+    own = node_value(st, u, track, sky)
+    if r <= 0 or u == st[CONVENTION]:
+        return own
+    m = move_class(st, c)
+    mask = step_mask(st, m, u, 0)
+    best = own
+    for k in range(n_next(st, u)):
+        if (mask >> k) & 1:
+            x = entered_value(st, m, track, sky, next_of(st, u, k), r - 1)
+            if x < best:
+                best = x
+    return best
+
+
+@njit(cache=True)
+def leader(st, seat):
+    """The seat's leading opponent: least togo (ties: the lowest seat)."""
+    best = -1
+    best_togo = BIG
+    for s in range(st[N_SEATS]):
+        if s != seat:
+            t = togo(st, st[PAWN + s])
+            if t < best_togo:
+                best_togo = t
+                best = s
+    return best
+
+
+# --------------------------------------------------------------------------- the skeleton
+@njit(cache=True)
+def _transport_choice(st, seat):
+    """The playable hand card of least V (ties: lower effective limit, lower id),
+    played iff its value beats staying put; -1 otherwise."""
+    u = st[PAWN + seat]
+    best = NO_ANSWER
+    best_v = BIG
+    best_limit = BIG
+    base = HAND + seat * HAND_CAP
+    for i in range(st[HAND_N + seat]):
+        c = st[base + i]
+        if card(st, c, C_DECK) != D_TRANSPORT or not playable(st, c, u):
+            continue
+        track, sky = stranded_flags(st, seat, c)
+        v = start_value(st, c, u, card(st, c, C_SPEED), track, sky)
+        lim = effective_limit(st, c)
+        if v < best_v or (v == best_v and lim < best_limit):
+            best = c
+            best_v = v
+            best_limit = lim
+    if best >= 0:
+        track, sky = stranded_flags(st, seat, best)
+        if best_v < node_value(st, u, track, sky):
+            return best
+    return NO_ANSWER
+
+
+@njit(cache=True)
+def _ride_choice(st, seat, kept):
+    """Ride the kept Taxi/Bus unless a playable hand card does strictly better."""
+    u = st[PAWN + seat]
+    track, sky = stranded_flags(st, seat, NO_ANSWER)
+    mine = start_value(st, kept, u, card(st, kept, C_SPEED), track, sky)
+    base = HAND + seat * HAND_CAP
+    for i in range(st[HAND_N + seat]):
+        c = st[base + i]
+        if card(st, c, C_DECK) != D_TRANSPORT or not playable(st, c, u):
+            continue
+        track, sky = stranded_flags(st, seat, c)
+        if start_value(st, c, u, card(st, c, C_SPEED), track, sky) < mine:
+            return 0
+    return 1
+
+
+@njit(cache=True)
+def _own_karma_choice(st, seat):
+    """The plain card of highest positive speed (ties: lowest id)."""
+    best = NO_ANSWER
+    best_speed = 0
+    base = HAND + seat * HAND_CAP
+    for i in range(st[HAND_N + seat]):
+        c = st[base + i]
+        if card(st, c, C_DECK) == D_TRANSPORT or effect_of(st, c) != E_NONE:
+            continue
+        sp = card(st, c, C_SPEED)
+        if sp > best_speed and karma_legal(st, c, st[N_SLOTS]):
+            best = c
+            best_speed = sp
+    return best
+
+
+@njit(cache=True)
+def _gain(st, c, slot):
+    """What a play adds to the vehicle's speed as the row stands (land: not used)."""
+    e = effect_of(st, c)
+    sp = card(st, c, C_SPEED)
+    if e == E_ON_TOP:
+        return sp - card(st, st[SLOT_TOP + slot], C_SPEED)
+    if e == E_REMOVE_NEGATIVE or e == E_REMOVE_POSITIVE or e == E_REMOVE_ALL:
+        total = 0
+        for s in range(st[N_SLOTS]):
+            x = card(st, st[SLOT_TOP + s], C_SPEED)
+            if e == E_REMOVE_ALL or (e == E_REMOVE_NEGATIVE and x < 0) or (e == E_REMOVE_POSITIVE and x > 0):
+                total += x
+        return -total
+    return sp
+
+
+@njit(cache=True)
+def _karma_matches(st, c):
+    if card(st, c, C_DECK) == D_TRANSPORT:
+        return False
+    if st[PARAMS + P_KARMA_MUST_MATCH] and card(st, c, C_DECK) != card(st, st[VEHICLE], C_MODE) + 1:
+        return False
+    return True
+
+
+@njit(cache=True)
+def _round_own(st, seat):
+    """On its own vehicle: the legal play of largest gain > 0 (ties: lowest id, slot)."""
+    best = NO_ANSWER
+    best_gain = 0
+    n = st[N_SLOTS]
+    base = HAND + seat * HAND_CAP
+    for i in range(st[HAND_N + seat]):
+        c = st[base + i]
+        if not _karma_matches(st, c):
+            continue
+        e = effect_of(st, c)
+        if e == E_LAND:
+            continue
+        if e == E_ON_TOP:
+            for s in range(n):
+                g = _gain(st, c, s)
+                if g > best_gain:
+                    best_gain = g
+                    best = c + CARD_SLOT * s
+        elif n < st[V_LIMIT]:
+            g = _gain(st, c, n)
+            if g > best_gain:
+                best_gain = g
+                best = c + CARD_SLOT * n
+    return best
+
+
+@njit(cache=True)
+def _round_attack(st, seat):
+    """On another seat's vehicle: the play that slows it most (effect < 0), else pass."""
+    v = st[VEHICLE]
+    n = st[N_SLOTS]
+    speed = card(st, v, C_SPEED)
+    for s in range(n):
+        speed += card(st, st[SLOT_TOP + s], C_SPEED)
+    plus = max(0, speed)
+    if plus == 0:
+        return NO_ANSWER
+    best = NO_ANSWER
+    best_effect = 0
+    base = HAND + seat * HAND_CAP
+    for i in range(st[HAND_N + seat]):
+        c = st[base + i]
+        if not _karma_matches(st, c):
+            continue
+        e = effect_of(st, c)
+        if e == E_ON_TOP:
+            for s in range(n):
+                eff = max(0, speed + _gain(st, c, s)) - plus
+                if eff < best_effect:
+                    best_effect = eff
+                    best = c + CARD_SLOT * s
+        elif n < st[V_LIMIT]:
+            eff = -plus - 1 if e == E_LAND else max(0, speed + _gain(st, c, n)) - plus
+            if eff < best_effect:
+                best_effect = eff
+                best = c + CARD_SLOT * n
+    return best
+
+
+@njit(cache=True)
+def _move_choice(st, seat, u):
+    """NEXT: the legal next space of least V (ties: lowest index) if no worse than stopping."""
+    v = st[VEHICLE]
+    m = move_class(st, v)
+    track, sky = stranded_flags(st, seat, NO_ANSWER)
+    r = st[MV_LEFT]
+    mask = step_mask(st, m, u, st[MV_ENTERED])
+    best = NO_ANSWER
+    best_v = BIG
+    for k in range(n_next(st, u)):
+        if (mask >> k) & 1:
+            w = next_of(st, u, k)
+            x = entered_value(st, m, track, sky, w, r - 1)
+            if x < best_v or (x == best_v and w < best):
+                best_v = x
+                best = w
+    if best >= 0 and best_v <= node_value(st, u, track, sky):
+        return best
+    return NO_ANSWER
+
+
+@njit(cache=True)
+def _go_on_choice(st, seat, u):
+    """GO_ON: go on iff the mean over the die's faces is no worse than stopping."""
+    m = move_class(st, st[VEHICLE])
+    track, sky = stranded_flags(st, seat, NO_ANSWER)
+    r = st[MV_LEFT]
+    own = node_value(st, u, track, sky)
+    total = np.int64(0)
+    for f in range(6):
+        w = gps_of(st, u, f)
+        if _legal_face(st, m, u, w):
+            total += entered_value(st, m, track, sky, w, r - 1)
+        else:
+            total += own
+    return 1 if total <= 6 * own else 0
+
+
+@njit(cache=True)
+def _step_choice(st, seat, u):
+    """R14: always step, to the option of least togo (ties: lowest index)."""
+    best = NO_ANSWER
+    for k in range(n_next(st, u)):
+        w = next_of(st, u, k)
+        if is_step_option(st, u, w):
+            if best < 0 or togo(st, w) < togo(st, best) or (togo(st, w) == togo(st, best) and w < best):
+                best = w
+    return best
+
+
+@njit(cache=True)
+def _usable(st, seat):
+    """Hand transports playable from the pawn's space, +1 for a card kept in front."""
+    u = st[PAWN + seat]
+    n = 1 if st[KEPT + seat] >= 0 else 0
+    base = HAND + seat * HAND_CAP
+    for i in range(st[HAND_N + seat]):
+        c = st[base + i]
+        if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _own_mode(st, seat):
+    """The kept card's mode, else the fastest playable hand transport's (ties: lowest id), else road."""
+    kept = st[KEPT + seat]
+    if kept >= 0:
+        return card(st, kept, C_MODE)
+    u = st[PAWN + seat]
+    best = -1
+    best_speed = -1
+    base = HAND + seat * HAND_CAP
+    for i in range(st[HAND_N + seat]):
+        c = st[base + i]
+        if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u) and card(st, c, C_SPEED) > best_speed:
+            best = c
+            best_speed = card(st, c, C_SPEED)
+    return MODE_ROAD if best < 0 else card(st, best, C_MODE)
+
+
+@njit(cache=True)
+def _target_mode(st, seat):
+    """The leader's space: sky or airport -> plane, track or station -> train, else road."""
+    k = kind_of(st, st[PAWN + leader(st, seat)])
+    if k == K_SKY or k == K_AIRPORT:
+        return MODE_PLANE
+    if k == K_TRACK or k == K_STATION:
+        return MODE_TRAIN
+    return MODE_ROAD
+
+
+@njit(cache=True)
+def _count_sign(st, seat, deck, sign):
+    n = 0
+    base = HAND + seat * HAND_CAP
+    for i in range(st[HAND_N + seat]):
+        c = st[base + i]
+        if card(st, c, C_DECK) == deck and card(st, c, C_SPEED) * sign > 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _draw_choice(st, seat, style):
+    """Always fill the hand: a transport while usable transports < min_transports,
+    else the style's Karma deck; an undrawable choice -> the first drawable deck."""
+    if _usable(st, seat) < player_param(st, seat, 0):
+        d = D_TRANSPORT
+    else:
+        own = _own_mode(st, seat) + 1
+        target = _target_mode(st, seat) + 1
+        if style == RACER:
+            d = own
+        elif style == SABOTEUR:
+            d = target
+        else:
+            d = own if _count_sign(st, seat, own, 1) <= _count_sign(st, seat, target, -1) else target
+    if deck_drawable(st, d):
+        return d
+    return first_drawable(st)
+
+
+@njit(cache=True)
+def _dead(st, seat, c, style):
+    """R22 for the heuristics: is hand card ``c`` dead?"""
+    u = st[PAWN + seat]
+    deck = card(st, c, C_DECK)
+    if deck == D_TRANSPORT:
+        mode = card(st, c, C_MODE)
+        if mode == MODE_TRAIN:
+            return cls_of(st, u) != 1 and st[st[O_REACH_STATION] + u] == 0
+        if mode == MODE_PLANE:
+            return cls_of(st, u) != 2 and st[st[O_REACH_AIRPORT] + u] == 0
+        return False
+    if style == RACER:
+        e = effect_of(st, c)
+        if card(st, c, C_SPEED) < 0 or e == E_LAND or e == E_REMOVE_POSITIVE:
+            return True
+    if deck == 2 or deck == 3:  # train or plane Karma
+        mode = deck - 1
+        base = HAND + seat * HAND_CAP
+        for i in range(st[HAND_N + seat]):
+            h = st[base + i]
+            if card(st, h, C_DECK) == D_TRANSPORT and card(st, h, C_MODE) == mode:
+                return False
+        cls = 1 if mode == MODE_TRAIN else 2
+        near = O_NEAR_STATION if mode == MODE_TRAIN else O_NEAR_AIRPORT
+        for s in range(st[N_SEATS]):
+            p = st[PAWN + s]
+            if cls_of(st, p) == cls or st[st[near] + p]:
+                return False
+        return True
+    return False
+
+
+@njit(cache=True)
+def _refill_choice(st, seat, style):
+    """Discard every dead card; with none dead and no usable transport, the Karma
+    card of least |speed| (ties: lowest id), or holding none, the slowest transport."""
+    n = st[HAND_N + seat]
+    base = HAND + seat * HAND_CAP
+    mask = np.int64(0)
+    for i in range(n):
+        if _dead(st, seat, st[base + i], style):
+            mask |= np.int64(1) << np.int64(i)
+    if mask != 0 or _usable(st, seat) > 0:
+        return mask
+    best = -1
+    best_key = BIG
+    for i in range(n):
+        c = st[base + i]
+        if card(st, c, C_DECK) != D_TRANSPORT and abs(card(st, c, C_SPEED)) < best_key:
+            best_key = abs(card(st, c, C_SPEED))
+            best = i
+    if best < 0:
+        for i in range(n):
+            c = st[base + i]
+            if card(st, c, C_SPEED) < best_key:
+                best_key = card(st, c, C_SPEED)
+                best = i
+    if best < 0:
+        return np.int64(0)
+    return np.int64(1) << np.int64(best)
+
+
+@njit(cache=True)
+def _threat(st, seat):
+    """hunter: the active seat is no farther than this seat, or leads its opponents."""
+    active = st[SEAT]
+    mine = togo(st, st[PAWN + seat])
+    theirs = togo(st, st[PAWN + active])
+    return theirs <= mine or leader(st, seat) == active
+
+
+@njit(cache=True)
+def skeleton(kind, seat, subject, st, style):
+    """The shared heuristic (hunter, saboteur, racer)."""
+    if kind == DRAW:
+        return _draw_choice(st, seat, style)
+    if kind == RIDE:
+        return _ride_choice(st, seat, subject)
+    if kind == TRANSPORT:
+        return _transport_choice(st, seat)
+    if kind == OWN_KARMA:
+        return _own_karma_choice(st, seat)
+    if kind == KARMA:
+        if seat == st[SEAT]:
+            return _round_own(st, seat)
+        if style == RACER or (style == HUNTER and not _threat(st, seat)):
+            return NO_ANSWER
+        return _round_attack(st, seat)
+    if kind == GO_ON:
+        return _go_on_choice(st, seat, subject)
+    if kind == NEXT:
+        return _move_choice(st, seat, subject)
+    if kind == STEP:
+        return _step_choice(st, seat, subject)
+    return _refill_choice(st, seat, style)
+
+
+@njit(cache=True)
+def hunter(kind, seat, subject, st):
+    """Races, and attacks only a threat: a seat no farther than itself, or its leading opponent."""
+    return skeleton(kind, seat, subject, st, HUNTER)
+
+
+@njit(cache=True)
+def saboteur(kind, seat, subject, st):
+    """Races, and slows down every other seat's vehicle it can."""
+    return skeleton(kind, seat, subject, st, SABOTEUR)
+
+
+@njit(cache=True)
+def racer(kind, seat, subject, st):
+    """Races: never plays against another seat, drops its attack cards."""
+    return skeleton(kind, seat, subject, st, RACER)
+
+
+# --------------------------------------------------------------------------- random
+@njit(cache=True)
+def _uniform_karma(st, seat, own):
+    """A uniform legal play, or -1 (own karma: a card or none; round: a (card, slot) or pass)."""
+    n = st[N_SLOTS]
+    base = HAND + seat * HAND_CAP
+    count = 1
+    r = np.int64(-1)
+    for pick in range(2):
+        k = 0
+        if pick == 1:
+            r = draw_below(st, np.int64(count))
+            if r == count - 1:
+                return NO_ANSWER
+        for i in range(st[HAND_N + seat]):
+            c = st[base + i]
+            if not _karma_matches(st, c):
+                continue
+            if effect_of(st, c) == E_ON_TOP:
+                if own:
+                    continue
+                for s in range(n):
+                    if pick == 1 and k == r:
+                        return c + CARD_SLOT * s
+                    k += 1
+            elif n < st[V_LIMIT]:
+                if pick == 1 and k == r:
+                    return c if own else c + CARD_SLOT * n
+                k += 1
+        count = k + 1
+    return NO_ANSWER
+
+
+@njit(cache=True)
+def random_player(kind, seat, subject, st):
+    """Uniform among the legal answers (fills its hand, never stops a move early)."""
+    if kind == DRAW:
+        k = 0
+        for d in range(4):
+            if deck_drawable(st, d):
+                k += 1
+        r = draw_below(st, np.int64(k))
+        for d in range(4):
+            if deck_drawable(st, d):
+                if r == 0:
+                    return d
+                r -= 1
+        return NO_ANSWER
+    if kind == RIDE:
+        return draw_below(st, np.int64(2))
+    if kind == TRANSPORT:
+        u = st[PAWN + seat]
+        base = HAND + seat * HAND_CAP
+        k = 0
+        for i in range(st[HAND_N + seat]):
+            c = st[base + i]
+            if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
+                k += 1
+        r = draw_below(st, np.int64(k + 1))
+        for i in range(st[HAND_N + seat]):
+            c = st[base + i]
+            if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
+                if r == 0:
+                    return c
+                r -= 1
+        return NO_ANSWER
+    if kind == OWN_KARMA:
+        return _uniform_karma(st, seat, True)
+    if kind == KARMA:
+        return _uniform_karma(st, seat, False)
+    if kind == GO_ON:
+        return 1
+    if kind == NEXT:
+        m = move_class(st, st[VEHICLE])
+        mask = step_mask(st, m, subject, st[MV_ENTERED])
+        k = 0
+        for j in range(n_next(st, subject)):
+            if (mask >> j) & 1:
+                k += 1
+        r = draw_below(st, np.int64(k))
+        for j in range(n_next(st, subject)):
+            if (mask >> j) & 1:
+                if r == 0:
+                    return next_of(st, subject, j)
+                r -= 1
+        return NO_ANSWER
+    if kind == STEP:
+        k = 0
+        for j in range(n_next(st, subject)):
+            if is_step_option(st, subject, next_of(st, subject, j)):
+                k += 1
+        r = draw_below(st, np.int64(k))
+        for j in range(n_next(st, subject)):
+            w = next_of(st, subject, j)
+            if is_step_option(st, subject, w):
+                if r == 0:
+                    return w
+                r -= 1
+        return NO_ANSWER
+    mask = np.int64(0)  # REFILL: each card with probability 1/4
+    for i in range(st[HAND_N + seat]):
+        if draw_below(st, np.int64(4)) == 0:
+            mask |= np.int64(1) << np.int64(i)
+    return mask
+
+
+def _min_transports(default: int) -> tuple[Param, ...]:
+    return (
+        Param(
+            "min_transports", "int", default,
+            "draw Transportation cards while fewer usable ones are held (a kept card counts)",
+            "reading: the spec's player definitions (racer 2, hunter 2, saboteur 1)",
+            low=0, high=10,
+        ),
+    )
+
+
+PLAYERS = (
+    PlayerInfo(
+        "hunter", "races; attacks only a threat (a seat no farther than itself, or its leading opponent)",
+        hunter, params=_min_transports(2),
+    ),
+    PlayerInfo("saboteur", "races; slows down every other seat's vehicle it can", saboteur, params=_min_transports(1)),
+    PlayerInfo("racer", "races; never plays against another seat and drops its attack cards", racer,
+               params=_min_transports(2)),
+    PlayerInfo("random", "uniform among the legal answers", random_player, stochastic=True),
+)
+
+
+@njit(cache=True)
+def heuristics(index, kind, seat, subject, st):
+    """The built-in players as one switch on their index in PLAYERS."""
+    if index <= RACER:  # one call of the shared skeleton, the style being the index (compiles once)
+        return skeleton(kind, seat, subject, st, index)
+    return random_player(kind, seat, subject, st)
+
+
+assert MEMORY_SLOTS >= 0 and SUB_DRAW >= 0

@@ -1,0 +1,82 @@
+"""Tag City: a roll-and-write for 2-4 players (Robin David, RUNES Editions, 2018).
+
+The first player rolls players + 1 dice onto an HQ ring of graffiti tiles;
+everyone drafts one die and paints its polyomino on an 8 x 12 city sheet of 5
+districts (or uses a drone, or checks social networks); the last die is used by
+all at once; completed rows, columns and districts score high for the first
+and low for the rest.  Rules and readings: ``RULES.md``; parameters:
+``params.py``; the board file: ``board.py``; the state: ``state.py``; players:
+``players.py``; the rules: ``kernel.py``; the trace: ``events.py``.
+
+Numba is imported only when games are played, so listings stay instant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from balance.game import EndReason, GameSpec, TraceContext
+from sims.tagcity.params import PARAMS
+
+MAX_ROUNDS_BOUND = 140  # no game on any valid board lasts longer (RULES.md, rule 4)
+
+
+class TagCity(GameSpec):
+    name = "tagcity"
+    title = "Tag City"
+    rulebook = "../shared/seeds/002_5ceeb26768fccaf1.txt (Tag City, Robin David, RUNES Editions, 2018)"
+    summary = (
+        "roll-and-write: draft dice, paint polyominoes on a city sheet, complete rows, columns and districts first"
+    )
+    params = PARAMS
+    end_reasons = (
+        EndReason("all_targets", "every row, column and district was completed by someone"),
+        EndReason("social", "every social-network circle was circled"),
+        EndReason("drones", "a player circled every box of their drone remote"),
+        EndReason("round_limit", "max_rounds rounds were played", is_cap=True),
+    )
+    score_name = "score"
+    min_players = 2
+    max_players = 4
+    default_players = ("builder", "sniper")
+    mc_rollouts = 64
+    mc_rollout_policy = "builder"
+    mc_horizon = 2
+
+    def encode(self, params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
+        from sims.tagcity.state import encode
+
+        return encode(params, board, n_seats)
+
+    def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
+        rounds = min(int(params["max_rounds"]), MAX_ROUNDS_BOUND)
+        return rounds * (2 + 2 * n_seats) + n_seats * 48 + 2
+
+    def decode_trace(self, ctx: TraceContext) -> list[dict[str, Any]]:
+        from sims.tagcity.events import decode
+
+        return decode(ctx)
+
+    def load_board(self, path: str | None = None) -> Any:
+        from sims.tagcity.board import load_board
+
+        return load_board(path)
+
+    def board_json(self, board: Any) -> dict[str, Any]:
+        from sims.tagcity.board import board_json
+
+        return board_json(board)
+
+    def board_text(self, board: Any) -> str | None:
+        from sims.tagcity.board import board_text
+
+        return board_text(board)
+
+    def heatmap_shape(self, board: Any) -> tuple[int, int] | None:
+        return (board.rows, board.cols)
+
+
+SPEC = TagCity()

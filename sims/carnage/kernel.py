@@ -400,7 +400,7 @@ def _take(st, seat, car, ranks):
             if st[TOKEN_STREET + k] != street:
                 continue
             f = st[TOKEN_FARE + k]
-            if f > prev_fare or (f == prev_fare and k < prev_k):
+            if f > prev_fare or (f == prev_fare and k <= prev_k):  # ranks up to r - 1 (a skipped one still waits)
                 continue
             if best < 0 or f > st[TOKEN_FARE + best] or (f == st[TOKEN_FARE + best] and k < best):
                 best = k

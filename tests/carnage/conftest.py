@@ -50,13 +50,15 @@ class Position:
 
     Every seat starts with 5 money (below a car's price: no buy offers unless a
     test gives more); a decision with no queued answer gets 0 (ACT_DONE; "no"
-    to a buy offer).  ``asked`` lists every decision put to a seat, as
+    to a buy offer).  ``players`` seats other players (labels) for tests that
+    ask a player's own answer (``pos.decide()``).  ``asked`` lists every decision put to a seat, as
     ``(seat, kind, subject)``.
     """
 
-    def __init__(self, board, n_seats=2, script=(), **param_over):
+    def __init__(self, board, n_seats=2, script=(), players=None, **param_over):
         self.board = board
-        self.pos = SPEC.position(param_over, ["greedy"] * n_seats, board=board, script=script)
+        seated = list(players) if players is not None else ["greedy"] * n_seats
+        self.pos = SPEC.position(param_over, seated, board=board, script=script)
         self.st = self.pos.st
         K.empty_city(self.st)
         self.st[S.MONEY : S.MONEY + n_seats] = 5

@@ -135,11 +135,27 @@ def test_trace_setup_event_is_complete():
         and len(setup["board"]["nodes"]) == board.n_streets
     )
     assert setup["money"] == [params["start_money"]] * 2
-    spawns = [e for e in events[1:3]]
+    hqs = events[1:3]  # hq = fixed: each seat's site, in seat order
+    assert hqs == [
+        {"type": "hq", "turn": 0, "seat": s, "street": int(board.hq[s])} for s in (0, 1)
+    ]
+    spawns = [e for e in events[3:5]]
     assert all(
         e["type"] == "spawn" and e["cause"] == "setup" and e["roll"] is None
         for e in spawns
     )
+
+
+def test_trace_setup_event_under_chosen_hqs_and_a_bank():
+    params = SPEC.resolve_params({"hq": "chosen", "bank_money": 25, "start_money": 10})
+    players = _players("greedy", "fleet", "nearest")
+    events = SPEC.trace(params, players, np.array([[0, 1, 2]]), 5, 1)
+    board = SPEC.load_board()
+    assert events[0]["board"]["hq"] == list(board.hq)  # every site may be chosen
+    assert events[0]["money"] == [10, 10, 5]  # dealt from 25 tokens in seat order
+    hqs = [e for e in events[1:4]]
+    assert [e["seat"] for e in hqs] == [0, 1, 2]
+    assert len({e["street"] for e in hqs}) == 3 and all(e["street"] in board.hq for e in hqs)
 
 
 def test_outcome_arrays_have_the_contract_types():

@@ -232,7 +232,7 @@ def test_device_gpu_without_a_gpu_is_one_line_exit_2():
         ),
         (
             ["carnage", "--device", "gpu", "--players", "mc,greedy"],
-            "error: --device gpu plays the heuristic players (random, nearest, greedy, fleet); mc runs with --device cpu",
+            "error: --device gpu plays the heuristic players (random, nearest, greedy, fleet, blocker); mc runs with --device cpu",
         ),
     ],
 )

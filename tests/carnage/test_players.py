@@ -18,7 +18,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "carnage_bots.py"
 
 def test_builtin_players_are_listed_with_descriptions():
     names = [p.name for p in SPEC.players]
-    assert names == ["random", "nearest", "greedy", "fleet", "mc"]
+    assert names == ["random", "nearest", "greedy", "fleet", "blocker", "mc"]
     assert all(p.description and p.builtin for p in SPEC.players)
     assert [p.name for p in SPEC.players if p.stochastic] == ["random", "mc"]
     assert set(SPEC.default_players) <= set(names)

@@ -4,7 +4,8 @@ budget, tests/carnage/helpers.py).
 
 Every property is checked on the referee's replayed state, at every event of the
 trace (an observer of the replay), not on the kernel's own bookkeeping: every
-game ends; money is conserved (start + fares - cars - upkeep); commuter tokens
+game ends; money is conserved (start + fares - cars - upkeep, and with a
+bank limit, bank + the money of the seats in play = bank_money); commuter tokens
 are conserved (free + waiting + riding = commuter_tokens) and so are
 passengers (spawned = waiting + riding + delivered + returned by losers); no
 two cars share a street; no car holds more than car_capacity.
@@ -46,9 +47,11 @@ def carnage_invariants(i: int, ev: dict, s: CarnageState) -> None:
     n_tok = s.params["commuter_tokens"]
     assert s.n_free() + s.n_waiting() + s.n_riding() == n_tok, f"{where}: tokens not conserved"
     assert s.spawned == s.n_waiting() + s.n_riding() + sum(s.delivered) + s.returned, f"{where}: passengers"
-    start = s.params["start_money"]
     for p in range(len(s.players)):
-        assert s.money[p] == start + s.fares[p] - s.costs[p] - s.upkeep[p], f"{where}: money of seat {p}"
+        assert s.money[p] == s.dealt[p] + s.fares[p] - s.costs[p] - s.upkeep[p], f"{where}: money of seat {p}"
+    if s.params["bank_money"] > 0:
+        in_play = sum(max(m, 0) for m, alive in zip(s.money, s.alive) if alive)
+        assert s.bank >= 0 and s.bank + in_play == s.params["bank_money"], f"{where}: bank"
     streets = [st_ for cars in s.fleet for st_ in cars if st_ is not None]
     assert len(streets) == len(set(streets)), f"{where}: two cars share a street"
     for p, cars in enumerate(s.riding):
@@ -69,8 +72,8 @@ def test_carnage_properties(carnage, data):
     assert state.turn <= params["max_turns"]
     assert state.reason in carnage.end_reason_names
     # The end event reports the conserved amounts.
-    start = params["start_money"]
-    assert events[-1]["money"] == [start + f - c - u for f, c, u in zip(state.fares, state.costs, state.upkeep)]
+    dealt = events[0]["money"]
+    assert events[-1]["money"] == [m + f - c - u for m, f, c, u in zip(dealt, state.fares, state.costs, state.upkeep)]
     assert sum(events[-1]["delivered"]) <= state.spawned
 
 

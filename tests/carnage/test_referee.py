@@ -109,6 +109,43 @@ def test_referee_accepts_kernel_traces(spec):
         assert counts.get(key, 0) > 0, f"no {key} event in {N_TRACES} traces"
 
 
+PARAMETER_LABELS = [
+    "greedy:reserve=0;side_step=false;detour=0",
+    "nearest:reserve=8;detour=2",
+    "fleet:reserve=0;side_step=false",
+    "blocker:block_at=1;block_with=1;detour=1",
+    "blocker:block_at=2;block_with=2;reserve=5",
+    "mc:rollouts=4;horizon=8;rollout_policy=blocker",
+]
+
+
+def test_referee_accepts_traces_with_player_parameters(spec):
+    """The player parameters (reserve, side_step, detour, block_at, block_with)
+    and the rule parameters they meet most (hq, bank_money, gridlock_turns),
+    2-4 seats: every trace is legal."""
+    rng = random.Random(MASTER_SEED + 1)
+    rules = [
+        {},
+        {"hq": "chosen"},
+        {"hq": "anywhere", "bank_money": 40},
+        {"bank_money": 40, "gridlock_turns": 1},
+        {"hq": "chosen", "bank_money": 30, "gridlock_turns": 3, "start_money": 15},
+    ]
+    hqs = 0
+    for j in range(60):
+        params = spec.resolve_params(rules[j % len(rules)])
+        players = [rng.choice(PARAMETER_LABELS) for _ in range(rng.randint(2, 4))]
+        players[0] = PARAMETER_LABELS[j % len(PARAMETER_LABELS)]
+        seed, game = rng.getrandbits(63), rng.randrange(10**6)
+        events = trace_events(spec, params, players, seed, game)
+        try:
+            referee_carnage(events)
+        except IllegalTrace as exc:
+            pytest.fail(f"{exc}\nreproduce: seed={seed} game={game} players={players} params={params}")
+        hqs += sum(1 for e in events if e["type"] == "hq")
+    assert hqs >= 120  # every seat of every game places its HQ
+
+
 # ---- corruptions ---------------------------------------------------------------------
 class _Found(Exception):
     pass
@@ -404,7 +441,8 @@ def c_card_out_of_range(ev):
 
 
 def c_setup_spawn_rolled(ev):
-    return edit(ev, 1, roll=1)
+    i = first(ev, lambda e: e["type"] == "spawn")
+    return edit(ev, i, roll=1)
 
 
 def c_setup_money(ev):
@@ -691,9 +729,12 @@ DEFAULTS = {
     "spawn_on_turn_end": 2,
     "upkeep_per_car": 1,
     "gridlock_limit": 10,
+    "gridlock_turns": 2,
     "max_turns": 500,
     "car_capacity": 2,
     "commuter_tokens": 16,
+    "bank_money": 0,
+    "hq": "fixed",
 }
 
 
@@ -717,6 +758,9 @@ def stuck_trace_3p() -> list[dict]:
             },
             "money": [10, 10, 10],
         },
+        {"type": "hq", "turn": 0, "seat": 0, "street": 0},
+        {"type": "hq", "turn": 0, "seat": 1, "street": 1},
+        {"type": "hq", "turn": 0, "seat": 2, "street": 4},
         {
             "type": "spawn",
             "turn": 0,
@@ -795,7 +839,8 @@ def stuck_trace_3p() -> list[dict]:
 
 def stuck_trace_2p() -> list[dict]:
     """Two players, seat 0 stuck at once: seat 1 is the last one standing."""
-    ev = stuck_trace_3p()[:5]
+    three = stuck_trace_3p()
+    ev = three[:3] + three[4:8]  # setup, the HQs of seats 0 and 1, the setup spawns, turn 1, stuck
     ev[0] = dict(
         ev[0], players=["a", "b"], money=[10, 10], board=dict(ev[0]["board"], hq=[0, 1])
     )
@@ -819,13 +864,13 @@ def test_hand_traced_stuck_positions():
     state = referee_carnage(stuck_trace_2p())
     assert (state.winner, state.reason) == (1, "last_standing")
     # Skipping the loser is compulsory: seat 0 may not play turn 4.
-    bad = edit(stuck_trace_3p(), 15, seat=0)
+    bad = edit(stuck_trace_3p(), 18, seat=0)
     with pytest.raises(IllegalTrace, match="seat to play"):
         referee_carnage(bad)
     # A stuck player gets no end-of-turn spawn or upkeep.
     bad = insert(
         stuck_trace_2p(),
-        5,
+        7,
         {"type": "spawn", "turn": 1, "cause": "turn_end", "roll": 6, "spawned": False},
     )
     with pytest.raises(IllegalTrace, match="game over: last_standing"):

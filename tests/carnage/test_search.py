@@ -35,9 +35,27 @@ def test_candidates_are_the_legal_answers(line):
     assert _candidates(p.st) == [TAKE, move_to(line, 1, 2), DONE]  # nothing to drop on s1
     p.pos.answer(move_to(line, 1, 2))
     assert p.pos.advance() == (0, S.KIND_CAR, 0)
-    assert _candidates(p.st) == [DROP, DONE]  # moved already; nobody waits on s2
+    assert _candidates(p.st) == [DROP]  # a drop alone: a delivery is never worth holding back
     p.pos.answer(DROP)
     assert p.events()[-2]["type"] == "drop"
+
+
+def test_candidates_of_a_take_the_order_and_the_hq(line):
+    p = Position(line, script=[5])
+    p.commuter(0, 1, 2)  # rank 1
+    p.commuter(1, 1, 4)  # rank 0
+    p.car(0, 1)  # car 0 on s1, two commuters for its two seats
+    p.car(0, 3)  # car 1 on s3
+    p.car(1, 5)
+    assert p.pos.advance() == (0, S.KIND_ORDER, 0)
+    assert _candidates(p.st) == [0, 1]  # every car that may act
+    p.pos.answer(0)
+    assert p.pos.advance() == (0, S.KIND_CAR, 0)
+    # take both, take the first only, then the moves and done
+    assert _candidates(p.st) == [TAKE, S.ACT_TAKE_RANKS + 1, move_to(line, 1, 0), move_to(line, 1, 2), DONE]
+    pos = SPEC.position({"hq": "chosen"}, ["greedy"] * 2, board=line)
+    assert pos.advance()[1] == S.KIND_HQ
+    assert _candidates(pos.st) == [2, 0, 3, 5]  # every free site, best hq_score first
 
 
 def test_candidates_of_a_buy_offer_are_buy_or_not(line):

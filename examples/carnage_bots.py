@@ -9,6 +9,10 @@ A player is a numba ``@njit`` function with the one player signature (see
 * ``kind == KIND_BUY``: return 1 to buy a car now (asked only when legal).
 * ``kind == KIND_CAR``: the next action of car ``subject``: ``ACT_DONE``,
   ``ACT_DROP``, ``ACT_TAKE`` or ``ACT_MOVE + k`` (to ``neighbour(st, street, k)``).
+* ``kind == KIND_ORDER`` (which car acts next) and ``KIND_HQ`` (the HQ street,
+  only under ``hq = chosen | anywhere``): ``subject`` is the kernel's own
+  choice (the first car in fleet order, the first free HQ site); these bots
+  return it.
 * ``st`` is the game state, one int64 array: read it with the slot constants
   and rule helpers of ``sims/carnage/state.py`` imported below; draw random
   numbers only with ``draw_below(st, n)``; keep your own notes only with
@@ -38,6 +42,7 @@ from sims.carnage.state import (
     CAR_USED,
     HQ,
     KIND_BUY,
+    KIND_CAR,
     MAX_CAPACITY,
     MAX_CARS,
     MONEY,
@@ -73,6 +78,8 @@ def homebody(kind, seat, subject, st):
             if st[N_CARS + seat] < 2 and st[MONEY + seat] >= st[PARAMS + P_CAR_COST] + 5
             else 0
         )
+    if kind != KIND_CAR:  # which car acts next, or the HQ: the kernel's choice
+        return subject
     car = subject  # a KIND_CAR question: which car acts
     if can_drop(st, seat, car):
         return ACT_DROP
@@ -116,6 +123,8 @@ def wanderer(kind, seat, subject, st):
         offers = memory(st, seat, 0) + 1
         remember(st, seat, 0, offers)
         return 1 if offers % 3 == 0 else 0
+    if kind != KIND_CAR:  # which car acts next, or the HQ: the kernel's choice
+        return subject
     car = subject
     if can_drop(st, seat, car):
         return ACT_DROP

@@ -629,7 +629,7 @@ def _driving_params(reserve: int) -> tuple[Param, ...]:
             NO_DETOUR_LIMIT,
             "the most blocks a second passenger may add to the first one's ride (takes fewer commuters "
             "than free seats); 99 takes whatever the seats allow",
-            "reading: fares are paid at pick-up, so a full car pays most; RULES.md 'Players' measures 0..6",
+            "reading: fares are paid at pick-up, so a full car pays most; RULES.md 'Players' measures 0..4 and 99",
             low=0,
             high=NO_DETOUR_LIMIT,
         ),

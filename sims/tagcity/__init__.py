@@ -51,7 +51,7 @@ class TagCity(GameSpec):
 
         return encode(params, board, n_seats)
 
-    def max_events(self, params: Mapping[str, Any], n_seats: int) -> int:
+    def max_events(self, params: Mapping[str, Any], n_seats: int, board: Any) -> int:
         rounds = min(int(params["max_rounds"]), MAX_ROUNDS_BOUND)
         return rounds * (2 + 2 * n_seats) + n_seats * 48 + 2
 

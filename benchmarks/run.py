@@ -578,7 +578,8 @@ def write_markdown(path: Path, data: dict[str, Any]) -> None:
         "## How it is measured",
         "",
         "- *games/s* is `balance.run` end to end in one warm process (kernel, aggregation, merging), "
-        "1,000,000 games a run; *1 thread* is `threads=1`, *all cores* the default.",
+        "1,000,000 games a run (the slower games fewer, `GAME_SCALE`: TAXI! 100,000, Carmarace 50,000, "
+        "Tag City 20,000; every count is in the tables); *1 thread* is `threads=1`, *all cores* the default.",
         "- *kernel* is `GameSpec.simulate` alone on one thread; *interpreted* is the same call in a "
         "subprocess with `NUMBA_DISABLE_JIT=1`, on as many games as fit in a few seconds.",
         "- *cold compile* runs `balance run GAME --games 1000` in a subprocess whose `NUMBA_CACHE_DIR` is a "

@@ -135,7 +135,6 @@ from sims.carmarace.state import (
     VEHICLE,
     any_drawable,
     card,
-    cls_of,
     deck_drawable,
     effect_of,
     effective_limit,

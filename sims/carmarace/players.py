@@ -62,7 +62,6 @@ from sims.carmarace.state import (
     PARAMS,
     PAWN,
     R_TABLE,
-    REFILL,
     RIDE,
     SLOT_TOP,
     STEP,

@@ -78,7 +78,6 @@ from sims.carmarace.board import (
     CLASS_OF_KIND,
     DECKS,
     K_AIRPORT,
-    K_CONVENTION,
     K_SKY,
     K_STATION,
     K_TRACK,
@@ -93,10 +92,8 @@ from sims.carmarace.board import (
 )
 from sims.carmarace.params import (
     N_PARAMS,
-    P_GOOD_KARMA_STEP,
     P_KARMA_LIMIT_DELTA,
     P_KARMA_MUST_MATCH,
-    P_PLANE_STAYS_ALOFT,
     P_YOUNG_PLAYERS,
 )
 from sims.carmarace.params import PARAMS as PARAM_DECLS

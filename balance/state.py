@@ -189,6 +189,17 @@ def draw_below(st, n):
 
 
 @njit(cache=True)
+def shuffle(st, lo, hi):
+    """Shuffle ``st[lo:hi]`` in place with the game's stream: Fisher-Yates from
+    the last slot down (the draws of ``balance.rng.rng_shuffle``)."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + draw_below(st, np.int64(i - lo + 1))
+        t = st[i]
+        st[i] = st[j]
+        st[j] = t
+
+
+@njit(cache=True)
 def ask(st, seat, kind, subject):
     """Make ``seat`` the one to decide: a decision of ``kind`` about ``subject``.
 

@@ -82,3 +82,26 @@ def test_float_and_shuffle():
     assert abs(xs.mean() - 0.5) < 0.02
     assert sorted(deck.tolist()) == list(range(52))
     assert deck.tolist() != list(range(52))
+
+
+def test_state_shuffle_draws_like_rng_shuffle_and_touches_only_its_region():
+    from balance.state import HEADER_END, RNG, shuffle
+
+    @njit
+    def go():
+        st = np.zeros(HEADER_END + 60, np.int64)
+        rng_seed(st[RNG : RNG + 2].view(np.uint64), np.uint64(5), 7)
+        lo = HEADER_END + 4
+        st[lo : lo + 52] = np.arange(52)
+        st[lo - 1] = -1
+        st[lo + 52] = -2
+        shuffle(st, lo, lo + 52)
+        state = np.zeros(2, np.uint64)
+        rng_seed(state, np.uint64(5), 7)
+        deck = np.arange(52)
+        rng_shuffle(state, deck)
+        return st[lo - 1 : lo + 53].copy(), deck
+
+    region, deck = go()
+    assert region[0] == -1 and region[-1] == -2  # its neighbours untouched
+    assert region[1:-1].tolist() == deck.tolist()  # the same draws, the same order

@@ -58,9 +58,9 @@ from balance.state import (
     VALUE_SCALE,
     WINNER,
     ask,
-    draw_below,
     end_game,
     event,
+    shuffle,
 )
 from sims.bahama import players
 from sims.bahama.params import (
@@ -156,17 +156,6 @@ def _draw_citizen(st):
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
-def _shuffle(st, lo):
-    """Shuffle the cards DECK[lo:] in place from the state's stream (Fisher-Yates,
-    from the last card down: the draws of balance.rng.rng_shuffle)."""
-    for i in range(N_FIELDS - 1, lo, -1):
-        j = lo + draw_below(st, i - lo + 1)
-        tmp = st[DECK + i]
-        st[DECK + i] = st[DECK + j]
-        st[DECK + j] = tmp
-
-
-@njit(cache=True, _nrt=False, forceinline=False)
 def setup(st):
     """Shuffle the deck, place the taxis on the start cards, draw the citizens."""
     n_seats = st[N_SEATS]
@@ -174,7 +163,7 @@ def setup(st):
         st[DECK + f] = f
         st[TAXI_AT + f] = -1
         st[WAITING_AT + f] = -1
-    _shuffle(st, 0)
+    shuffle(st, DECK, DECK + N_FIELDS)
     for s in range(MAX_TAXIS):
         st[TAXI + s] = -1
     # Start cards go to the discard pile: no citizen can ever use those fields.
@@ -370,7 +359,7 @@ def determinize(st, seat):
     reshuffle them in the search's copy from the copy's own stream.  Everything
     else (taxis, citizens and where they go, passengers, incomes) lies open."""
     if st[PHASE] != PHASE_SETUP:
-        _shuffle(st, st[PILE])
+        shuffle(st, DECK + st[PILE], DECK + N_FIELDS)
 
 
 @njit(cache=True, _nrt=False)

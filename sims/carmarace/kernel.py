@@ -29,6 +29,7 @@ from balance.state import (
     draw_below,
     end_game,
     event,
+    shuffle,
 )
 from sims.carmarace import players
 from sims.carmarace.params import (
@@ -141,6 +142,8 @@ from sims.carmarace.state import (
     first_drawable,
     gps_of,
     has_legal_karma,
+    has_step_option,
+    is_step_option,
     karma_legal,
     keep_of,
     kind_of,
@@ -149,8 +152,6 @@ from sims.carmarace.state import (
     next_of,
     playable,
     step_mask,
-    has_step_option,
-    is_step_option,
     togo,
     visit,
 )
@@ -214,15 +215,6 @@ def _end(st, reason, winner):
 
 # --------------------------------------------------------------------------- cards
 @njit(cache=True)
-def _shuffle(st, base, n):
-    for i in range(n - 1, 0, -1):
-        j = draw_below(st, np.int64(i + 1))
-        x = st[base + i]
-        st[base + i] = st[base + j]
-        st[base + j] = x
-
-
-@njit(cache=True)
 def _discard(st, c):
     d = card(st, c, C_DECK)
     st[st[O_DISC] + st[DECK_FIRST + d] + st[DISC_N + d]] = c
@@ -274,7 +266,7 @@ def _draw(st, seat, d, phase):
             st[pile + i] = st[disc + i]
         st[DISC_N + d] = 0
         st[DRAW_N + d] = n
-        _shuffle(st, pile, n)
+        shuffle(st, pile, pile + n)
         if st[RECORD]:
             at = event(st, EV_SHUFFLE)
             st[at + 2] = d
@@ -371,7 +363,7 @@ def _setup(st):
                 n += 1
         st[DRAW_N + d] = n
         st[DISC_N + d] = 0
-        _shuffle(st, pile, n)
+        shuffle(st, pile, pile + n)
         if st[RECORD]:
             at = event(st, EV_DECK)
             st[at + 2] = d
@@ -1009,7 +1001,7 @@ def determinize(st, seat):
                 if card(st, c, C_DECK) == d:
                     st[pile + k] = c
                     k += 1
-        _shuffle(st, pile, k)
+        shuffle(st, pile, pile + k)
         j = n
         for s in range(n_seats):
             if s == seat:

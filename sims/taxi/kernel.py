@@ -29,6 +29,7 @@ from balance.state import (
     draw_below,
     end_game,
     event,
+    shuffle,
 )
 from sims.taxi import players
 from sims.taxi.params import (
@@ -155,7 +156,6 @@ from sims.taxi.state import (
     PASSENGER,
     PATH_CAP,
     PATH_LEN,
-    PHASE,
     PH_BARRIER,
     PH_BET,
     PH_BUY,
@@ -168,6 +168,7 @@ from sims.taxi.state import (
     PH_TABLET,
     PH_TURN_END,
     PH_TURN_START,
+    PHASE,
     PLATES,
     POS,
     REVEALED,
@@ -236,23 +237,13 @@ def _id_rows(st, at, count):
 
 # --------------------------------------------------------------------------- decks
 @njit(cache=True)
-def _shuffle(st, at, lo, hi):
-    """Fisher-Yates on st[at+lo : at+hi] with the game's stream."""
-    for i in range(hi - 1, lo, -1):
-        j = lo + draw_below(st, np.int64(i - lo + 1))
-        t = st[at + i]
-        st[at + i] = st[at + j]
-        st[at + j] = t
-
-
-@njit(cache=True)
 def _draw(st, deck):
     """The top card of ``deck``; an empty pile is first refilled by shuffling the
     whole discard pile (every card: the others are all discarded)."""
     size = st[DECK_SIZE + deck]
     at = st[O_ORDER + deck]
     if st[TOP + deck] >= size:
-        _shuffle(st, at, 0, size)
+        shuffle(st, at, at + size)
         st[TOP + deck] = 0
         if deck == JOURNEY:
             for w in range(3):
@@ -341,7 +332,7 @@ def _setup(st):
         size = st[DECK_SIZE + d]
         for i in range(size):
             st[at + i] = i
-        _shuffle(st, at, 0, size)
+        shuffle(st, at, at + size)
         st[TOP + d] = 0
         if st[RECORD]:
             _row(st, EV_ORDER, d, size, 0, 0, 0, 0)
@@ -1011,7 +1002,7 @@ def determinize(st, seat):
     discard piles are known), and during a gamble the card in the holder's hand
     one of the gamble cards not revealed since the last Journey shuffle."""
     for d in range(N_DECKS):
-        _shuffle(st, st[O_ORDER + d], st[TOP + d], st[DECK_SIZE + d])
+        shuffle(st, st[O_ORDER + d] + st[TOP + d], st[O_ORDER + d] + st[DECK_SIZE + d])
     if st[DECISION] == KIND_BET and st[DECIDER] == seat and st[HOLDER] != seat:
         at = st[O_ORDER + JOURNEY]
         top = st[TOP + JOURNEY]

@@ -618,6 +618,10 @@ def advance(st):
                 st[CAR] = first  # the one car that may act: it has a legal action
                 ask(st, seat, KIND_CAR, first)
                 return
+            if (st[MAY_ACT] >> car) & 1:  # just chosen among the cars that may act: no need to test again
+                st[MAY_ACT] = 0
+                ask(st, seat, KIND_CAR, car)
+                return
             if has_option(st, seat, car):
                 ask(st, seat, KIND_CAR, car)
                 return

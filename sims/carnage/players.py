@@ -173,7 +173,7 @@ def step_aside(st, seat, car, target):
     return ACT_MOVE + first
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _drive_to(st, seat, car, target):
     """The move toward ``target``: a step closer, else (``side_step``) a step
     round the block when the target is two or more blocks away (next to it,
@@ -265,7 +265,7 @@ def _pickup(st, seat, car, greedy):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _target(st, seat, car, greedy):
     """Where the car drives: the nearest passenger destination, or a commuter to
     fetch when one is nearer and a seat is free; -1: nowhere."""
@@ -354,7 +354,7 @@ def _in_the_way(st, seat, other, greedy):
     ``other`` has no free street closer (a jam of our own making); -1 when
     none."""
     o = seat * MAX_CARS + other
-    if st[CAR_USED + o] & USED_MOVE:
+    if st[CAR_USED + o] & USED_MOVE or st[CAR_LOAD + o] == 0:  # moved already, or no passenger's drop to reach
         return -1
     there = st[CAR_STREET + o]
     beside = -1  # first the cheap test: a car of ours next to it at all?
@@ -426,7 +426,7 @@ def _choose_hq(st, seat, fallback):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _driver(kind, seat, subject, st, greedy):
     """The shared competent play of the driving heuristics, but the buy."""
     if kind == KIND_CAR:

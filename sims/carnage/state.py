@@ -28,7 +28,9 @@ Carnage's own regions ("x4" = one per seat, seats 0..3; car ``c`` of seat
       N_START                cars the seat owned when its turn began (cars
                              bought during the turn come after and never act)
       FINISHED               bit c: car c has finished acting this turn
-      MAY_ACT                bit c: car c may act next (set when KIND_ORDER is asked)
+      MAY_ACT                bit c: car c may act next (set when KIND_ORDER is asked;
+                             cleared when the chosen car is asked, so the rules
+                             need not test it again)
       N_ALIVE, N_WAITING (commuters waiting on streets), N_FREE (free commuter
       tokens), STREAK (consecutive turn ends over gridlock_limit), BANK (money
       tokens left in the bank; bank_money > 0 only)
@@ -313,7 +315,7 @@ def car_can_move_now(st, seat, car):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def has_option(st, seat, car):
     """The car has a legal unused action (drop, take or move): it is asked."""
     if can_drop(st, seat, car) or can_take(st, seat, car):

@@ -491,7 +491,8 @@ def write_markdown(path: Path, data: dict[str, Any]) -> None:
         f"- **Load average** (1 min) before / after: {data['load_before']:.2f} / {data['load_after']:.2f}",
         f"- **Repeats**: median of {data['repeat']} runs where a range (min–max) is shown; one run otherwise",
         "",
-        "Every game with its default rules and default players, master seed 0.",
+        "Every game with its default rules and default players, master seed 0. Measured by hand "
+        "against earlier versions of the project: [speed-history.md](speed-history.md).",
         "",
     ]
     # The load average after the run counts the benchmark's own threads, so only the

@@ -167,22 +167,7 @@ def nearest(kind, seat, subject, st):
         return PICKUP_TAKE
     here = taxi(st, seat)
     can_take = may_take(st, seat)
-    target = here
-    best = _FAR
-    for i in range(n_aboard(st, seat)):
-        f = dest(st, aboard(st, seat, i))
-        d = dist(st, here, f)
-        if d < best:
-            best = d
-            target = f
-    if can_take:
-        for i in range(n_waiting(st)):
-            f = origin(st, waiting(st, i))
-            d = dist(st, here, f)
-            if d < best:
-                best = d
-                target = f
-    return _step_toward(st, seat, target, can_take, False)
+    return _step_toward(st, seat, _nearest_job(st, seat, here, can_take), can_take, False)
 
 
 @njit(cache=True, _nrt=False, forceinline=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
@@ -47,12 +49,19 @@ def run(
     device: Annotated[
         str, typer.Option("--device", help="cpu, or gpu: a CUDA GPU (games with a GPU kernel; the same numbers).")
     ] = "cpu",
+    report: Annotated[
+        Optional[str], typer.Option("--report", help="Also write the run's HTML page (and FILE.json with its numbers).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many games of one rule set: win rates, end reasons and game length, with 95% intervals."""
     from balance.runspec import parse_param_assignments
     from balance.api import run as api_run
 
+    if report is not None:
+        from balance.report.run import check_out
+
+        check_out(report)
     n = parse_count(games)
     with GameProgress(n, f"{game_name(game)}") as bar:
         result = api_run(
@@ -70,10 +79,17 @@ def run(
             device=device,
         )
     data = result.to_dict()
+    if report is not None:
+        from balance.api import run_report
+        from balance.sweep import command_line
+
+        data["report"] = str(run_report(result, report, command=command_line() if "run" in sys.argv[1:] else None).html)
     if as_json:
         print_json(data)
     else:
         render_run(data)
+        if report is not None:
+            stdout_console().print(f"report: {data['report']} (numbers in {Path(data['report']).with_suffix('.json')})", markup=False)
 
 
 def render_run(data: dict[str, Any]) -> None:
@@ -98,10 +114,12 @@ def render_run(data: dict[str, Any]) -> None:
         con.print(f"[yellow]note:[/yellow] {data['seat_note']}")
     if len(data["strategies"]) > 1 or data["rotate_seats"]:
         strat = Table(title="Win rate by player (games it took part in)", title_justify="left")
-        for col in ("player", "games", "wins", "win rate (95% CI)"):
+        for col in ("player", "games", "wins", "win rate (95% CI)", "fair share"):
             strat.add_column(col, justify="right" if col != "player" else "left")
         for s in data["strategies"]:
-            strat.add_row(s["player"], f"{s['games']:,}", f"{s['wins']:,}", pct(s["win_rate"], s["ci95"]))
+            # a player's fair share: the seats it holds over the seats (2 of 4 seats: 50%)
+            strat.add_row(s["player"], f"{s['games']:,}", f"{s['wins']:,}", pct(s["win_rate"], s["ci95"]),
+                          f"{100 * s['fair_share']:.1f}%")
         con.print(strat)
     reasons = Table(title="How games end", title_justify="left")
     for col in ("end reason", "games", "share (95% CI)"):

@@ -121,13 +121,12 @@ def test_regression_needs_significance_and_size():
     wide = CheckSettings(tolerance={"seat_win_rate": 0.07})
     rows = {r.name: r for r in compare(base, shifted, wide)[0]}
     assert rows["seat_win_rate[0]"].verdict == "within tolerance"
-    # A large shift on few games is not significant: no verdict against it.
+    # A large shift on few games is not significant: it does not fail, but it does not read "ok" either.
     small_b = counts([5, 5], 10, [0, 5, 5])
     small_n = counts([7, 3], 10, [0, 5, 5])
     rows = {r.name: r for r in compare(small_b, small_n)[0]}
-    assert rows["seat_win_rate[0]"].verdict == "ok" and rows[
-        "seat_win_rate[0]"
-    ].diff == pytest.approx(0.2)
+    seat0 = rows["seat_win_rate[0]"]
+    assert seat0.verdict == "cannot tell" and not seat0.failed and seat0.diff == pytest.approx(0.2)
 
 
 def test_game_length_metrics_detect_a_shift():
@@ -160,7 +159,82 @@ def test_holm_controls_many_metrics():
     }
     seat0 = row["seat_win_rate[0]"]
     assert seat0.p_value < 0.05 < seat0.p_adjusted
-    assert seat0.verdict == "ok"
+    # Not significant after Holm: no failure; beyond its (zero) tolerance: not "ok" either.
+    assert seat0.verdict == "cannot tell" and not seat0.failed
+
+
+def test_a_move_beyond_tolerance_never_reads_ok():
+    """Issue 19, defect 14: a -2.8-point move (95% CI about -4.7 to -0.8) beyond the
+    ±2 tolerance, not significant after Holm (adjusted p about 0.09), read "ok"."""
+    reasons = {f"r{k}": 5000 // 12 + (1 if k < 5000 % 12 else 0) for k in range(12)}
+    base = counts([2500, 2500], 5000, [0, 5000], reasons=reasons)
+    now = counts([2360, 2640], 5000, [0, 5000], reasons=reasons)
+    rows = {r.name: r for r in compare(base, now)[0]}
+    seat0 = rows["seat_win_rate[0]"]
+    assert seat0.diff == pytest.approx(-0.028)
+    assert seat0.ci95[1] < 0 and seat0.ci95[0] < -0.04 and 0.05 < seat0.p_adjusted < 0.15
+    assert seat0.verdict == "cannot tell" and not seat0.failed
+    assert "cannot tell" in seat0.sentence() and "beyond tolerance ±2.0 points" in seat0.sentence()
+    # What a user reads: the table's verdict column, the text lines and the HTML page.
+    from balance.check.commands import BaselineCheck, CheckReport
+
+    r = BaselineCheck("b.json", "toy", 5000, 0, ["plain", "plain"], 0.05, "holm", {}, list(rows.values()), [], 0.1)
+    text = CheckReport([r]).to_text()
+    line = next(x for x in text.splitlines() if x.startswith("seat_win_rate[0] "))
+    assert line.rstrip().endswith("cannot tell (beyond ±2.0 pts, not significant)")
+    assert "cannot tell: seat_win_rate[0] moved from 50.0% to 47.2%" in text
+    assert "cannot tell" in CheckReport([r]).to_markdown()
+
+
+def test_a_move_toward_the_target_is_not_a_regression():
+    """A significant change beyond tolerance that brings a metric closer to its
+    target is labelled so, and passes; the same change away from it fails."""
+    base = counts([5800, 4200], 10_000, [0, 10_000])
+    fairer = counts([5200, 4800], 10_000, [0, 10_000])
+    targets = {"seat_win_rate": Band(0.45, 0.55)}
+    rows = {r.name: r for r in compare(base, fairer, None, targets)[0]}
+    for seat in (0, 1):
+        row = rows[f"seat_win_rate[{seat}]"]
+        assert row.p_adjusted < 1e-6 and abs(row.diff) > 0.02
+        assert row.verdict == "toward target" and not row.failed, row.sentence()
+    assert "toward its target [45.0%, 55.0%]" in rows["seat_win_rate[0]"].sentence()
+    back = {r.name: r for r in compare(fairer, base, None, targets)[0]}
+    assert back["seat_win_rate[0]"].verdict == "regression"
+    # Without a declared target, a seat's win rate in comparable seats (one player in
+    # every seat) is read against its fair share 1/seats.
+    rows = {r.name: r for r in compare(base, fairer)[0]}
+    assert rows["seat_win_rate[0]"].verdict == "toward target"
+    assert "toward its target 50.0%" in rows["seat_win_rate[0]"].sentence()
+    assert {r.name: r for r in compare(fairer, base)[0]}["seat_win_rate[0]"].verdict == "regression"
+    # A length target: the median moving toward [15, 40] from 60 is no regression.
+    long = counts([5000, 5000], 10_000, [0] * 60 + [10_000])
+    shorter = counts([5000, 5000], 10_000, [0] * 50 + [10_000])
+    rows = {r.name: r for r in compare(long, shorter, None, {"turns_median": Band(15, 40)})[0]}
+    assert rows["turns_median"].verdict == "toward target" and rows["turns_mean"].verdict == "regression"
+
+
+def test_player_rates_that_are_seat_rates_do_not_enlarge_the_holm_family():
+    """Without seat rotation each player keeps its seat: strategy_win_rate[p] is
+    seat_win_rate[s] under another name; it is compared once."""
+    def with_seats(c, table):
+        return dict(c, seat_player_games=table, strategy_wins=c["seat_wins"])
+
+    base = counts([5000, 5000], 10_000, [0, 10_000], strategies=("plain", "cautious"))
+    now = counts([5130, 4870], 10_000, [0, 10_000], strategies=("plain", "cautious"))
+    kept = [[10_000, 0], [0, 10_000]]  # plain always in seat 0, cautious in seat 1
+    rows = compare(with_seats(base, kept), with_seats(now, kept), CheckSettings(tolerance={"seat_win_rate": 0.0}))[0]
+    names = [r.name for r in rows]
+    assert not any(n.startswith("strategy_win_rate") for n in names) and len(rows) == 8
+    seat0 = next(r for r in rows if r.name == "seat_win_rate[0]")
+    holm8 = holm_adjust([r.p_value for r in rows])
+    assert seat0.p_adjusted == pytest.approx(holm8[names.index("seat_win_rate[0]")])
+    # With the duplicates in (as before), the same move is judged over 10 metrics.
+    ten = compare(base, now, CheckSettings(tolerance={"seat_win_rate": 0.0}))[0]
+    assert len(ten) == 10 and {r.name: r for r in ten}["seat_win_rate[0]"].p_adjusted > seat0.p_adjusted
+    # Seats rotated: a player's rate is its own; kept.
+    rotated = [[5000, 5000], [5000, 5000]]
+    rows = compare(dict(base, seat_player_games=rotated), dict(now, seat_player_games=rotated))[0]
+    assert "strategy_win_rate[plain]" in [r.name for r in rows]
 
 
 def test_targets_ok_warn_fail():
@@ -217,6 +291,11 @@ def test_unchanged_rules_pass_and_a_rule_change_fails(dicerace, tmp_path, monkey
         "REGRESSION: seat_win_rate[0] moved from" in text
         and "first_bonus 0 → 2" in text
     )
+    # plain and cautious keep their seats: their rates are the seats', compared once
+    names = [c.name for c in r.comparisons]
+    assert not any(n.startswith("strategy_win_rate") for n in names)
+    assert "compared once: strategy_win_rate[plain] = seat_win_rate[0], strategy_win_rate[cautious] = seat_win_rate[1]" in text
+    assert "power: at 20,000 games per side, a seat's win rate moving by less than" in text
 
 
 def test_without_rule_file_a_baseline_uses_todays_defaults_plus_its_overrides(

@@ -9,10 +9,31 @@
   for the p-value (:mod:`balance.stats`).
 
 The p-values of one baseline are corrected for the number of metrics
-(Holm-Bonferroni by default).  A metric *regresses* when its change is
-significant after the correction **and** larger than its tolerance.  Targets
-are read on today's figures: a target fails when the whole 95% interval lies
-outside its band and warns when the interval straddles an edge.
+(Holm-Bonferroni by default).  A player's win rate that is a seat's win rate
+under another name (each player keeps its seat: no rotation) is compared once,
+as the seat's, and does not enlarge that family (:func:`duplicate_metrics`).
+
+Verdicts (docs/ci.md), from the adjusted p-value, the change and its interval:
+
+================  ==========================================================  =======
+verdict           when                                                        fails
+================  ==========================================================  =======
+ok                no significant change, and the change is within tolerance   no
+within tolerance  a significant change no larger than the tolerance           no
+cannot tell       beyond the tolerance by its estimate, but not significant   no
+                  after the correction: more games would tell
+regression        a significant change beyond the tolerance, away from the    **yes**
+                  metric's target (or with no target to move toward)
+toward target     a significant change beyond the tolerance that brings the   no
+                  metric closer to its target: record a new baseline
+not compared      in one side only                                            no
+================  ==========================================================  =======
+
+A metric's target is its band in ``[targets]``; a seat's win rate without one,
+when the seats are comparable (one player in every seat, or seats rotated),
+has its fair share ``1/seats``.  Targets are read on today's figures, from
+the interval: inside (the whole 95% interval in the band), outside (the whole
+interval out of it: the target fails) or cannot tell (a warning).
 """
 
 from __future__ import annotations
@@ -24,7 +45,7 @@ from typing import Any
 import numpy as np
 
 from balance import format as fmt
-from balance.check.metrics import QUANTILES, Metric, metrics_of
+from balance.check.metrics import QUANTILES, Metric, duplicate_metrics, metrics_of
 from balance.config import END_REASON, Band, CheckSettings
 from balance.stats import (
     bonferroni_adjust,
@@ -50,7 +71,8 @@ class Comparison:
     p_value: float = 1.0
     p_adjusted: float = 1.0
     tolerance: float = 0.0
-    verdict: str = "ok"  # "ok" | "within tolerance" | "regression" | "not compared"
+    verdict: str = "ok"  # "ok" | "within tolerance" | "cannot tell" | "regression" | "toward target" | "not compared"
+    target: Band | None = None  # what "toward" is read against (a [targets] band, or a seat's fair share)
 
     @property
     def failed(self) -> bool:
@@ -68,10 +90,25 @@ class Comparison:
         text = f"{self.name} {moved} ({d}{unit}, 95% CI {lo} to {hi}; adjusted p {fmt.p_value(self.p_adjusted)})"
         tol = fmt.difference(self.kind, self.tolerance, sign=False) + unit
         if self.verdict == "regression":
-            return f"{text}: outside tolerance ±{tol}"
+            return f"{text}: outside tolerance ±{tol}" + (f", away from its target {self._target()}" if self.target else "")
+        if self.verdict == "toward target":
+            return (
+                f"{text}: beyond tolerance ±{tol}, toward its target {self._target()}; "
+                "not a regression (record a new baseline if the change is meant)"
+            )
+        if self.verdict == "cannot tell":
+            return (
+                f"{text}: beyond tolerance ±{tol} by its estimate, but not significant after the correction; "
+                "cannot tell (more games would)"
+            )
         if self.verdict == "within tolerance":
             return f"{text}: significant but within tolerance ±{tol}"
         return f"{text}: not significant"
+
+    def _target(self) -> str:
+        t = self.target
+        lo, hi = fmt.values(self.kind, (t.low, t.high))
+        return lo if t.low == t.high else f"[{lo}, {hi}]"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +122,7 @@ class Comparison:
             "p_adjusted": self.p_adjusted,
             "tolerance": self.tolerance,
             "verdict": self.verdict,
+            "target": self.target.to_list() if self.target else None,
         }
 
 
@@ -107,11 +145,17 @@ class TargetResult:
         v, lo, hi = fmt.values(m.kind, (m.value, *m.ci95))
         blo, bhi = fmt.values(m.kind, (self.band.low, self.band.high))
         where = {
-            "ok": "inside",
-            "warn": "straddles an edge of",
-            "fail": "outside",
+            "ok": "inside the target",
+            "warn": "cannot tell whether it is inside the target (its interval reaches across an edge of",
+            "fail": "outside the target",
         }[self.verdict]
-        return f"{self.name} is {v} (95% CI {lo} to {hi}, n={m.n:,}): {where} the target [{blo}, {bhi}]"
+        close = ")" if self.verdict == "warn" else ""
+        return f"{self.name} is {v} (95% CI {lo} to {hi}, n={m.n:,}): {where} [{blo}, {bhi}]{close}"
+
+    @property
+    def reading(self) -> str:
+        """``inside``, ``outside`` or ``cannot tell``: the target read from the interval."""
+        return {"ok": "inside", "warn": "cannot tell", "fail": "outside"}[self.verdict]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,6 +166,7 @@ class TargetResult:
             "ci95": list(self.metric.ci95),
             "n": self.metric.n,
             "verdict": self.verdict,
+            "reading": self.reading,
         }
 
 
@@ -133,14 +178,22 @@ def compare(
 ) -> tuple[list[Comparison], list[TargetResult]]:
     """Compare two sets of counts (see :func:`counts_of`): metrics and targets."""
     settings = settings or CheckSettings()
+    targets = targets or {}
     mb, mn = metrics_of(base), metrics_of(now)
+    # Both sides play the same players in the same seats; a baseline recorded before
+    # seat_player_games was counted learns it from today's counts.
+    same = duplicate_metrics(now) or duplicate_metrics(base)
     hb = np.asarray(base["turns_hist"], dtype=np.int64)
     hn = np.asarray(now["turns_hist"], dtype=np.int64)
+    comparable = seats_comparable(now) or seats_comparable(base)
     rows: list[Comparison] = []
     for name in [*mb, *(k for k in mn if k not in mb)]:
+        if name in same:
+            continue
         b, n = mb.get(name), mn.get(name)
         kind = (b or n).kind
         row = Comparison(name, kind, b, n, tolerance=settings.tolerance_for(name))
+        row.target = target_of(name, targets, len(now["seat_wins"]), comparable)
         if b is None or n is None:
             row.verdict = "not compared"
         elif kind == "proportion":
@@ -160,14 +213,66 @@ def compare(
     adjust = holm_adjust if settings.correction == "holm" else bonferroni_adjust
     for row, p in zip(tested, adjust([r.p_value for r in tested])):
         row.p_adjusted = p
-        if p <= settings.alpha:
-            # Compare with a little slack so 0.05 - 0.03 == 0.02 reads as "equal to the tolerance".
-            row.verdict = (
-                "regression"
-                if abs(row.diff) > row.tolerance + 1e-12
-                else "within tolerance"
-            )
-    return rows, evaluate_targets(mn, targets or {})
+        row.verdict = verdict(row, p <= settings.alpha)
+    return rows, evaluate_targets(mn, targets)
+
+
+def verdict(row: Comparison, significant: bool) -> str:
+    """A compared metric's verdict (the table of the module docstring)."""
+    # A little slack so that 0.05 - 0.03 == 0.02 reads as "equal to the tolerance".
+    beyond = abs(row.diff) > row.tolerance + 1e-12
+    if not beyond:
+        return "within tolerance" if significant else "ok"
+    if not significant:
+        return "cannot tell"
+    if row.target is not None and _distance(row.now.value, row.target) < _distance(row.baseline.value, row.target) - 1e-12:
+        return "toward target"
+    return "regression"
+
+
+def _distance(value: float, band: Band) -> float:
+    return max(band.low - value, 0.0, value - band.high)
+
+
+def seats_comparable(counts: Mapping[str, Any]) -> bool:
+    """Whether the seats' win rates measure the seats alone: one player in every
+    seat, or every player in every seat equally often (seats rotated)."""
+    if len(counts["strategies"]) <= 1:
+        return True
+    table = counts.get("seat_player_games")
+    if not table:
+        return False
+    return all(len({int(row[k]) for row in table}) == 1 for k in range(len(counts["strategies"])))
+
+
+def target_of(name: str, targets: Mapping[str, Band], n_seats: int, comparable: bool) -> Band | None:
+    """The band a metric is read against when it moves: its ``[targets]`` entry,
+    else, for a seat's win rate in comparable seats, the fair share ``1/seats``."""
+    for key, band in targets.items():
+        if key.startswith(END_REASON + "."):
+            if name == f"{END_REASON}[{key.split('.', 1)[1]}]":
+                return band
+        elif key in ("seat_win_rate", "strategy_win_rate"):
+            if name.startswith(key + "["):
+                return band
+        elif key == name:
+            return band
+    if name.startswith("seat_win_rate[") and comparable and n_seats:
+        return Band(1.0 / n_seats, 1.0 / n_seats)
+    return None
+
+
+def detectable_change(rows: list[Comparison], alpha: float) -> float | None:
+    """The smallest change of a seat's win rate near its fair share that this
+    check shows with 80% power: two samples of the baseline's games, the
+    level of the first Holm step (alpha over the metrics compared)."""
+    from balance.summary import detectable_shift
+
+    seats = [r for r in rows if r.name.startswith("seat_win_rate[") and r.baseline is not None]
+    if not seats:
+        return None
+    tested = sum(r.verdict != "not compared" for r in rows)
+    return detectable_shift(seats[0].baseline.n, 1.0 / len(seats), two_sample=True, alpha=alpha, tests=tested)
 
 
 def evaluate_targets(

@@ -39,7 +39,39 @@ def counts_of(
             name: int(agg.end_reasons[i]) for i, name in enumerate(end_reasons)
         },
         "turns_hist": [int(x) for x in np.trim_zeros(hist, "b")],
+        # per seat, the games each player sat there: tells which player keeps one seat (no rotation)
+        "seat_player_games": [[int(x) for x in row] for row in np.asarray(agg.seat_strategy_games)],
     }
+
+
+def duplicate_metrics(counts: Mapping[str, Any]) -> dict[str, str]:
+    """``strategy_win_rate[NAME]`` metrics that are a ``seat_win_rate[S]`` under
+    another name (the player keeps seat S in every game and sits nowhere else:
+    the seats do not rotate), each mapped to that seat's metric.  Compared once,
+    they do not enlarge the family the Holm correction is taken over.  Counts
+    recorded without ``seat_player_games`` tell nothing: none."""
+    table = counts.get("seat_player_games")
+    n = int(counts["games"])
+    if not table or len(counts["strategies"]) <= 1:
+        return {}
+    out = {}
+    for k, name in enumerate(counts["strategies"]):
+        seats = [s for s, row in enumerate(table) if k < len(row) and int(row[k]) > 0]
+        if len(seats) == 1 and int(table[seats[0]][k]) == n:
+            out[f"strategy_win_rate[{name}]"] = f"seat_win_rate[{seats[0]}]"
+    return out
+
+
+def seats_held(counts: Mapping[str, Any]) -> dict[str, float]:
+    """Per player, the seats it holds a game (from ``seat_player_games``; empty without)."""
+    table = counts.get("seat_player_games")
+    if not table:
+        return {}
+    out = {}
+    for k, name in enumerate(counts["strategies"]):
+        games = int(counts["strategy_games"][k])
+        out[name] = sum(int(row[k]) for row in table) / games if games else 0.0
+    return out
 
 
 @dataclass

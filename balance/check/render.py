@@ -1,8 +1,11 @@
-"""The check's renderers: a plain-text table, Markdown for a pull request, JUnit XML.
+"""The check's renderers: a plain-text table, Markdown for a pull request, JUnit XML
+and a self-contained HTML page (``balance check --html``).
 
 Every percentage and interval goes through :mod:`balance.format` (one rule for
 rare rates).  A renderer reads a :class:`~balance.check.commands.CheckReport`
-and its parts; it computes nothing.
+and its parts; it computes nothing but the notes every renderer shares: what
+the check could have detected (:func:`balance.check.comparison.detectable_change`)
+and which player rates were compared once, as their seat's.
 """
 
 from __future__ import annotations
@@ -20,9 +23,17 @@ def _value_ci(kind: str, value: float, ci: tuple[float, float]) -> str:
 _VERDICT_TEXT = {
     "ok": "ok",
     "within tolerance": "ok (within ±{tol})",
+    "cannot tell": "cannot tell (beyond ±{tol}, not significant)",
     "regression": "REGRESSION (beyond ±{tol})",
+    "toward target": "toward target (beyond ±{tol})",
     "not compared": "not compared",
 }
+# The colour of each verdict on the HTML page (balance.report.html).
+VERDICT_CLASS = {
+    "ok": "good", "within tolerance": "good", "cannot tell": "unsure", "regression": "bad",
+    "toward target": "unsure", "not compared": "info",
+}
+TARGET_CLASS = {"ok": "good", "warn": "unsure", "fail": "bad"}
 
 
 def _row(c: Any) -> list[str]:
@@ -64,7 +75,7 @@ def _target_row(t: Any) -> list[str]:
         t.name,
         f"[{low}, {high}]",
         _value_ci(m.kind, m.value, m.ci95),
-        t.verdict.upper() if t.verdict != "ok" else "ok",
+        {"ok": "inside", "warn": "cannot tell", "fail": "OUTSIDE"}[t.verdict],
     ]
 
 
@@ -73,6 +84,38 @@ def _header(r: Any) -> str:
         f"{r.game}: {r.path}: {r.games:,} games per side, seed {r.seed}, players {', '.join(r.players)}; "
         f"{r.correction} correction, alpha {r.alpha:g}"
     )
+
+
+def notes(r: Any) -> list[str]:
+    """What the check could have detected, and the player rates compared once as their seat's."""
+    from balance.check.comparison import detectable_change
+
+    out = []
+    shift = detectable_change(r.comparisons, r.alpha)
+    if shift is not None:
+        tested = sum(c.verdict != "not compared" for c in r.comparisons)
+        out.append(
+            f"power: at {r.games:,} games per side, a seat's win rate moving by less than "
+            f"{fmt.points(shift, 1, sign=False)} points would usually not show (80% power, {r.correction} over "
+            f"{tested} metrics, alpha {r.alpha:g}): 'ok' means no change that large"
+        )
+    names = {c.name for c in r.comparisons}
+    players = list(r.players)
+    distinct = list(dict.fromkeys(players))
+    rows = {n for n in names if n.startswith("strategy_win_rate[")}
+    once = []
+    if len(distinct) > 1 and len(rows) < len(distinct):
+        once = [
+            f"strategy_win_rate[{p}] = seat_win_rate[{players.index(p)}]"
+            for p in distinct
+            if players.count(p) == 1 and f"strategy_win_rate[{p}]" not in names
+        ]
+    if once:
+        out.append(
+            "compared once: " + ", ".join(once) + " (each of these players keeps its seat), so they do not enlarge "
+            "the correction's family"
+        )
+    return out
 
 
 def _changed_line(r: Any) -> str | None:
@@ -91,6 +134,11 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     return [line(head), line(["-" * w for w in widths]), *(line(r) for r in rows)]
 
 
+def _unsettled(r: Any) -> list[Any]:
+    """Metrics beyond tolerance that do not fail: cannot tell, or toward the target."""
+    return [c for c in r.comparisons if c.verdict in ("cannot tell", "toward target")]
+
+
 def render_text(report: Any) -> str:
     """A plain-text table per baseline, then one line per regression or failed target."""
     out: list[str] = []
@@ -98,6 +146,7 @@ def render_text(report: Any) -> str:
         out.append(_header(r))
         if (changed := _changed_line(r)) is not None:
             out.append(changed)
+        out += notes(r)
         out.append("")
         out += _table(_HEAD, [_row(c) for c in r.comparisons])
         if r.targets:
@@ -108,6 +157,8 @@ def render_text(report: Any) -> str:
             out.append(f"REGRESSION: {c.sentence()}")
         for t in r.failed_targets:
             out.append(f"FAILED TARGET: {t.sentence()}")
+        for c in _unsettled(r):
+            out.append(f"{c.verdict}: {c.sentence()}")
         for t in r.warnings:
             out.append(f"warning: {t.sentence()}")
         out.append(f"{r.game}: {r.status()}  ({r.elapsed_s:.1f} s)")
@@ -141,14 +192,18 @@ def render_markdown(report: Any) -> str:
             out.append(
                 f"Rules changed since the baseline: {changed.split(': ', 1)[1]}."
             )
+        for note in notes(r):
+            out.append(f"{note[:1].upper()}{note[1:]}.")
         out.append("")
         for c in r.regressions:
             out.append(f"- ❌ **{c.name}** {c.sentence()[len(c.name) + 1 :]}")
         for t in r.failed_targets:
             out.append(f"- ❌ target: {t.sentence()}")
+        for c in _unsettled(r):
+            out.append(f"- ⚠️ **{c.name}** {c.sentence()[len(c.name) + 1 :]}")
         for t in r.warnings:
             out.append(f"- ⚠️ target: {t.sentence()}")
-        if r.regressions or r.targets:
+        if r.regressions or r.targets or _unsettled(r):
             out.append("")
         out.append(md(_HEAD))
         out.append(md(["---"] * len(_HEAD)))
@@ -227,3 +282,90 @@ def render_junit(report: Any) -> str:
         + ET.tostring(root, encoding="unicode")
         + "\n"
     )
+
+
+def render_html(report: Any) -> str:
+    """A self-contained page in the report's house style: a summary box, a table
+    of contents, then per baseline its notes, the verdict table with every
+    interval (each row coloured by its verdict) and its targets."""
+    from balance.report.html import e, head, summary_box, tail, toc, worst
+
+    results = report.results
+    n_fail = sum(not r.passed for r in results)
+    n_unsettled = sum(len(_unsettled(r)) + len(r.warnings) for r in results)
+    players = "; ".join(f"{r.game} with {', '.join(r.players)}" for r in results)
+    if not results:
+        first = "No baseline was checked."
+    elif report.passed:
+        first = (
+            f"PASS: {len(results)} baseline{'s' if len(results) != 1 else ''} ({players}); no metric moved beyond "
+            "its tolerance away from its target and every target holds"
+            + (f", but {n_unsettled} reading{'s' if n_unsettled != 1 else ''} cannot be settled (amber below)." if n_unsettled else ".")
+        )
+    else:
+        bad = [f"{r.game}: {r.status()}" for r in results if not r.passed]
+        first = f"FAIL: {n_fail} of {len(results)} baselines ({players}): " + "; ".join(bad) + "."
+    sentences = [first]
+    for r in results:
+        for c in r.regressions[:2]:
+            sentences.append(f"{r.game}: {c.sentence()}.")
+    powers = [n for r in results for n in notes(r) if n.startswith("power:")]
+    if powers:
+        sentences.append(powers[0][len("power: "):][:1].upper() + powers[0][len("power: ") + 1:] + ".")
+    verdicts = []
+    for r in results:
+        verdicts += [VERDICT_CLASS[c.verdict] for c in r.comparisons] + [TARGET_CLASS[t.verdict] for t in r.targets]
+    verdict = "bad" if not report.passed else worst([v for v in verdicts if v != "info"]) if verdicts else "info"
+    title = "Balance check: " + ("pass" if report.passed else "FAILED")
+    parts = head(title)
+    parts.append(f'<header><h1>{e(title)}</h1><p class="lede">Each baseline\'s games played again with today\'s '
+                 "code and rules (the same seeds: common random numbers), compared metric by metric with 95% "
+                 "intervals; p-values adjusted for the number of metrics.</p></header>")
+    parts.append(summary_box(sentences, verdict))
+    parts.append(toc([(f"baseline-{i}", f"{r.game}: {r.status()}") for i, r in enumerate(results)] + [("how", "How to read it")]))
+    for i, r in enumerate(results):
+        parts.append(f'<section id="baseline-{i}"><h2>{e(r.game)}: {e(r.status())}</h2>')
+        parts.append(f'<p class="lede">{e(_header(r))}.</p>')
+        lines = ([_changed_line(r)] if _changed_line(r) else []) + notes(r)
+        parts += [f'<p class="rule">{e(x[:1].upper() + x[1:])}.</p>' for x in lines]
+        parts.append('<div class="scroll"><table id="metrics-' + str(i) + '"><thead><tr>'
+                     + "".join(f'<th class="{"l" if h in ("metric", "verdict") else ""}">{e(h)}</th>' for h in _HEAD)
+                     + "</tr></thead><tbody>")
+        for c in r.comparisons:
+            cells = _row(c)
+            cls = VERDICT_CLASS[c.verdict]
+            tds = "".join(f'<td class="l">{e(x)}</td>' if k == 0 else f"<td>{e(x)}</td>" for k, x in enumerate(cells[:-1]))
+            tds += f'<td class="l verdict-{cls}">{e(cells[-1])}</td>'
+            parts.append(f'<tr class="verdict-{cls}" title="{e(c.sentence())}">{tds}</tr>')
+        parts.append("</tbody></table></div>")
+        if r.targets:
+            parts.append(f'<h3>Targets</h3><div class="scroll"><table id="targets-{i}"><thead><tr>'
+                         + "".join(f'<th class="{"l" if h in ("target", "verdict") else ""}">{e(h)}</th>' for h in _THEAD)
+                         + "</tr></thead><tbody>")
+            for t in r.targets:
+                cells = _target_row(t)
+                cls = TARGET_CLASS[t.verdict]
+                tds = f'<td class="l">{e(cells[0])}</td><td>{e(cells[1])}</td><td>{e(cells[2])}</td>'
+                tds += f'<td class="l verdict-{cls}">{e(cells[3])}</td>'
+                parts.append(f'<tr class="verdict-{cls}" title="{e(t.sentence())}">{tds}</tr>')
+            parts.append("</tbody></table></div>")
+        said = [("bad", f"REGRESSION: {c.sentence()}") for c in r.regressions]
+        said += [("bad", f"FAILED TARGET: {t.sentence()}") for t in r.failed_targets]
+        said += [("unsure", f"{c.verdict}: {c.sentence()}") for c in _unsettled(r)]
+        said += [("unsure", f"warning: {t.sentence()}") for t in r.warnings]
+        if said:
+            parts.append('<ul class="findings">' + "".join(f'<li class="verdict-{v}">{e(x)}</li>' for v, x in said) + "</ul>")
+        parts.append("</section>")
+    parts.append(
+        '<section id="how"><h2>How to read it</h2><ul class="findings">'
+        '<li class="verdict-good">ok: no significant change and within tolerance; within tolerance: a significant change '
+        "no larger than the tolerance. Both pass.</li>"
+        '<li class="verdict-unsure">cannot tell: beyond the tolerance by its estimate but not significant after the '
+        "correction (more games would tell); toward target: a significant change beyond the tolerance that brings the "
+        "metric closer to its target (record a new baseline if it is meant). Both pass.</li>"
+        '<li class="verdict-bad">REGRESSION: a significant change beyond the tolerance, away from its target; a target '
+        "fails when its whole 95% interval is outside it. Either fails the check.</li>"
+        "</ul></section>"
+    )
+    parts.append(tail())
+    return "\n".join(parts)

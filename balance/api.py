@@ -5,6 +5,7 @@
 ``trace(game, ...)``   one game, event by event                         (here)
 ``sweep(game, ...)``   a grid of rule variants, stored                  :mod:`balance.sweep`
 ``report(run_dir)``    the HTML report of a sweep and its JSON twin     :mod:`balance.report`
+``run_report(r, out)`` the HTML page of one run (``run --report``)      :mod:`balance.report.run`
 ``baseline(...)``      record a run's figures as a baseline             :mod:`balance.check`
 ``check(...)``         replay baselines with today's rules, compare     :mod:`balance.check`
 ``update(...)``        record every baseline again                      :mod:`balance.check`
@@ -39,7 +40,7 @@ from balance.tournaments import tournament
 
 __all__ = [
     "RunResult", "RunSpec", "baseline", "check", "default_game", "init", "load", "play", "report", "run",
-    "sweep", "tournament", "trace", "update",
+    "run_report", "sweep", "tournament", "trace", "update",
 ]
 
 
@@ -95,3 +96,25 @@ def trace(
     r = description.resolved()
     seating = np.asarray([r.seat_index], dtype=np.int64)
     return r.spec.trace(dict(r.rules), list(r.strategies), seating, seed, game_index, r.board)
+
+
+def run_report(
+    result: RunResult,
+    out: str,
+    *,
+    png: str | None = None,
+    band: tuple[float, float] | None = None,
+    command: str | None = None,
+) -> Any:
+    """Write the HTML page of one run (``balance run --report``) and its JSON twin:
+    win rates per seat and per player with their intervals and verdicts, end
+    reasons, game length, the rules that differ from the defaults and the board.
+
+    >>> r = run("GAME", games=20_000)          # doctest: +SKIP
+    >>> run_report(r, "reports/run.html").html  # doctest: +SKIP
+    """
+    from balance.report.run import run_report as write
+    from balance.sweep import _versions, git_commit
+
+    return write(result, out, png=png, band=band, command=command,
+                 provenance={"versions": _versions(), "commit": git_commit()})

@@ -382,7 +382,11 @@ def tournament(
     result = TournamentResult(folder, manifest, aggregates, figures, elapsed)
     from balance.store import atomic_write_json
 
-    atomic_write_json(folder / "report.json", {**result.to_dict(), "elapsed_s": None})
+    found = verdict_findings(manifest, figures)
+    atomic_write_json(
+        folder / "report.json",
+        {**result.to_dict(), "elapsed_s": None, "findings": found, "summary": summary(manifest, figures, found)},
+    )
     if report:
         result.html = write_html(folder, manifest, figures)
     return result
@@ -411,11 +415,22 @@ def _extra(spec: Any, player_file: str | None) -> tuple[Any, ...]:
 
 
 # --------------------------------------------------------------------------- findings and HTML
-def findings(manifest: Mapping[str, Any], figures: Mapping[str, Any]) -> list[str]:
-    """The tournament in plain words, each sentence with its interval and n."""
-    from balance import format as fmt
+SEAT_TOLERANCE = 0.10  # the seat-effect band: the fair share 1/seats ± 10% of it, as in the sweep report
 
-    out: list[str] = []
+
+def verdict_findings(manifest: Mapping[str, Any], figures: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The tournament in plain words, each statement with its interval, its n
+    and its verdict (``good``, ``bad``, ``unsure``, ``info``: the page's colours).
+    A statement that something does not show says how large it would have had
+    to be to show (80% power, :func:`balance.summary.detectable_shift`)."""
+    from balance import format as fmt
+    from balance.summary import CANNOT_TELL, OUTSIDE, POWER, band_verdict, detectable_shift
+
+    out: list[dict[str, Any]] = []
+    games = int(manifest["games"])
+    seats = int(manifest["seats"])
+    fair = 1.0 / seats
+    z = 1.959963984540054 + 0.8416212335729143  # two-sided 95% test, 80% power
     ratings = figures["ratings"]
     if len(ratings) >= 2:
         top, second = ratings[0], ratings[1]
@@ -428,33 +443,109 @@ def findings(manifest: Mapping[str, Any], figures: Mapping[str, Any]) -> list[st
         )
         if cell is not None:
             line += f"; against {second['player']} it wins {fmt.percent_ci(cell['rate'], cell['ci95'])} of the decided games (n={cell['n']:,})"
-        line += "." if clear else f", but its interval overlaps that of {second['player']}: not clearly stronger."
-        out.append(line)
+        if clear:
+            line += "."
+        else:
+            gap = z * math.hypot(top["se"], second["se"])
+            line += (
+                f", but its interval overlaps that of {second['player']}: not clearly stronger (at these games, a "
+                f"rating gap smaller than about {gap:.0f} Elo would not show)."
+            )
+        out.append({"kind": "strongest", "verdict": "info" if clear else "unsure", "text": line,
+                    "player": top["player"], "clear": clear})
     for e in figures["seat_effect"]:
+        n = int(e["games"])
         rates = [c["rate"] for c in e["seats"]]
         best = max(range(len(rates)), key=rates.__getitem__)
         worst = min(range(len(rates)), key=rates.__getitem__)
         b, w = e["seats"][best], e["seats"][worst]
-        apart = b["ci95"][0] > w["ci95"][1]
-        out.append(
+        band = (fair * (1 - SEAT_TOLERANCE), fair * (1 + SEAT_TOLERANCE))
+        readings = [band_verdict(c["ci95"], band) for c in e["seats"]]
+        above = [s for s, c in enumerate(e["seats"]) if c["ci95"][0] > fair]
+        below = [s for s, c in enumerate(e["seats"]) if c["ci95"][1] < fair]
+        edge = detectable_shift(n, fair)
+        text = (
             f"With {e['player']} in every seat, seat {best} wins {fmt.percent_ci(b['rate'], b['ci95'])} and seat {worst} "
-            f"{fmt.percent_ci(w['rate'], w['ci95'])} (n={e['games']:,} each)"
-            + (": the seat matters." if apart else ": no seat is clearly favoured.")
+            f"{fmt.percent_ci(w['rate'], w['ci95'])} (n={n:,} each)"
+        )
+        if above or below:
+            parts = [f"seat {s} clearly above" for s in above] + [f"seat {s} clearly below" for s in below]
+            text += f": the seat matters ({', '.join(parts)} its fair share {fmt.percent(fair)})"
+        else:
+            text += (
+                f": no seat is clearly favoured, but at n={n:,} a seat edge smaller than "
+                f"{fmt.points(edge, 1, sign=False)} points (a seat winning {fmt.percent(fair + edge, 1)} where "
+                f"{fmt.percent(fair, 1)} is fair) would usually not show ({POWER:.0%} power)"
+            )
+        if OUTSIDE in readings:
+            text += f"; outside the {fmt.band(*band)} band: seat " + ", ".join(
+                str(s) for s, r in enumerate(readings) if r == OUTSIDE)
+            verdict = "bad"
+        elif CANNOT_TELL in readings:
+            text += f"; the intervals cannot tell whether every seat is inside the {fmt.band(*band)} band"
+            verdict = "unsure"
+        else:
+            text += f"; every seat inside the {fmt.band(*band)} band"
+            verdict = "good"
+        out.append({"kind": "seat_effect", "verdict": verdict, "text": text + ".", "player": e["player"],
+                    "games": n, "detectable_seat_edge": edge, "band": list(band),
+                    "readings": readings, "favoured": above, "disfavoured": below})
+    pairs = [c for row in figures["matrix"] for c in row if c is not None]
+    if pairs:
+        smallest = min(c["n"] for c in pairs)
+        out.append(
+            {
+                "kind": "power",
+                "verdict": "info",
+                "text": f"Power: at {games:,} games a table, a head-to-head win rate within "
+                f"{fmt.points(detectable_shift(smallest, 0.5), 1, sign=False)} points of 50% (n={smallest:,} decided "
+                f"games, the fewest of any pair) and a seat edge smaller than "
+                f"{fmt.points(detectable_shift(games, fair), 1, sign=False)} points would usually not show "
+                f"(two-sided 95% test, {POWER:.0%} power).",
+                "games": games,
+            }
         )
     return out
+
+
+def findings(manifest: Mapping[str, Any], figures: Mapping[str, Any]) -> list[str]:
+    """The tournament in plain words, each sentence with its interval and n."""
+    return [f["text"] for f in verdict_findings(manifest, figures)]
+
+
+def summary(manifest: Mapping[str, Any], figures: Mapping[str, Any], found: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The page's summary box: who is strongest and what the seats do, naming the players."""
+    from balance.report.html import worst
+
+    sentences = [
+        f"{len(figures['players'])} players ({', '.join(figures['players'])}), {manifest['seats']} seats, "
+        f"{manifest['games']:,} games a table, seats rotated."
+    ]
+    strongest = next((f for f in found if f["kind"] == "strongest"), None)
+    if strongest is not None:
+        sentences.append(strongest["text"])
+    seats = [f for f in found if f["kind"] == "seat_effect"]
+    if seats:
+        sentences.append(seats[0]["text"])
+    return {"sentences": sentences, "verdict": worst([f["verdict"] for f in found if f["kind"] == "seat_effect"])}
 
 
 def _ratings_figure(figures: Mapping[str, Any]) -> str:
     from balance.report.figures import _new_figure, svg_inline
 
     ratings = list(reversed(figures["ratings"]))
-    fig = _new_figure(8.0, 0.5 + 0.45 * len(ratings))
+    fig = _new_figure(8.0, 0.9 + 0.42 * len(ratings))
     ax = fig.add_subplot()
     ys = range(len(ratings))
     elo = [r["elo"] for r in ratings]
     lo = [r["elo"] - r["ci95"][0] for r in ratings]
     hi = [r["ci95"][1] - r["elo"] for r in ratings]
-    ax.errorbar(elo, list(ys), xerr=[lo, hi], fmt="o", color="#1f77b4", capsize=3)
+    cont = ax.errorbar(elo, list(ys), xerr=[lo, hi], fmt="o", color="#1f77b4", capsize=3)
+    cont.lines[0].set_gid("s-ratings-line")
+    cont.lines[2][0].set_gid("s-ratings-band")
+    fig.tips["s-ratings-line"] = [
+        f"{r['player']}: {r['elo']:+.0f} Elo (95% interval {r['ci95'][0]:+.0f} to {r['ci95'][1]:+.0f})" for r in ratings
+    ]
     ax.axvline(0.0, color="#888", lw=0.8)
     ax.set_yticks(list(ys), [r["player"] for r in ratings])
     ax.set_xlabel("rating, Elo scale (mean 0), with 95% interval")
@@ -462,37 +553,42 @@ def _ratings_figure(figures: Mapping[str, Any]) -> str:
 
 
 def write_html(folder: Path, manifest: Mapping[str, Any], figures: Mapping[str, Any]) -> Path:
-    """A self-contained page in the report's style: findings, ratings, the
-    win-rate matrix, overall win rates, the seat effect, how to reproduce."""
-    import html
-
+    """A self-contained page in the report's house style: the summary box, a
+    table of contents, findings coloured by verdict, ratings, the win-rate
+    matrix, overall win rates, the seat effect, how to reproduce."""
     from balance import format as fmt
-    from balance.report.page import _CSS
-
-    def e(text: Any) -> str:
-        return html.escape(str(text), quote=True)
+    from balance.report.html import e, findings_list, head, summary_box, tail, toc
+    from balance.summary import band_verdict
 
     def pct(cell: Mapping[str, Any]) -> str:
         return f"{fmt.percent_ci(cell['rate'], cell['ci95'])}"
 
     labels = figures["players"]
+    found = verdict_findings(manifest, figures)
+    box = summary(manifest, figures, found)
     title = f"{manifest['game']}: tournament of {len(labels)} players"
     lede = (
         f"{manifest['seats']} seats, {manifest['games']:,} games per table, seats rotated (every order of the "
         f"players at a table equally often), the same games (seed {manifest['seed']}) at every table. "
         "Every figure carries its 95% interval."
     )
+    sections = [("findings", "Findings"), ("ratings", "Ratings"), ("matrix", "Head to head")]
+    if figures["seat_effect"]:
+        sections.append(("seats", "Seat effect"))
+    sections.append(("reproduce", "Reproduce"))
     parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{e(title)}</title><style>{_CSS}</style></head><body><main>",
+        *head(title),
         f'<header><h1>{e(title)}</h1><p class="lede">{e(lede)}</p></header>',
-        '<section id="findings"><h2>Findings</h2><ul class="findings">',
-        *(f"<li>{e(line)}</li>" for line in findings(manifest, figures)),
-        "</ul></section>",
+        summary_box(box["sentences"], box["verdict"]),
+        toc(sections),
+        '<section id="findings"><h2>Findings</h2>',
+        findings_list(found),
+        '<p class="rule">A seat is clearly favoured when its whole 95% Wilson interval lies above its fair share '
+        "(1/seats); against the band (the fair share ± 10%) it is inside, outside, or 'cannot tell' when its interval "
+        "reaches across an edge.</p></section>",
         '<section id="ratings"><h2>Ratings</h2>',
-        f"<figure>{_ratings_figure(figures)}<figcaption><b>Ratings.</b> {e(figures['rating_model'])}.</figcaption></figure>",
+        f"<figure>{_ratings_figure(figures)}<figcaption><b>Ratings.</b> {e(figures['rating_model'])}. Hover over a "
+        "marker for its value.</figcaption></figure>",
         '<div class="scroll"><table><thead><tr><th class="l">player</th><th>rating</th><th>95% interval</th>'
         "<th>win rate, all its games</th><th>games</th></tr></thead><tbody>",
     ]
@@ -512,21 +608,33 @@ def write_html(folder: Path, manifest: Mapping[str, Any], figures: Mapping[str, 
         + "</tr></thead><tbody>"
     )
     for a, row in zip(labels, figures["matrix"]):
-        cells = "".join("<td>–</td>" if c is None else f"<td>{pct(c)}<br><small>n={c['n']:,}</small></td>" for c in row)
+        cells = "".join(
+            "<td>–</td>" if c is None
+            else f'<td title="{e(a)} against {e(b)}: {e(pct(c))} of {c["n"]:,} decided games">{pct(c)}<br><small>n={c["n"]:,}</small></td>'
+            for b, c in zip(labels, row)
+        )
         parts.append(f'<tr><th class="l">{e(a)}</th>{cells}</tr>')
     parts.append("</tbody></table></div></section>")
     if figures["seat_effect"]:
+        fair = 1.0 / manifest["seats"]
+        band = (fair * (1 - SEAT_TOLERANCE), fair * (1 + SEAT_TOLERANCE))
         parts.append(
             '<section id="seats"><h2>Seat effect</h2><p class="lede">The same player in every seat: what is left is '
-            "the seat's own advantage under that player (Wilson 95% intervals).</p>"
+            f"the seat's own advantage under that player (Wilson 95% intervals), each seat coloured by its reading "
+            f"against the {e(fmt.band(*band))} band.</p>"
             '<div class="scroll"><table><thead><tr><th class="l">player</th>'
             + "".join(f"<th>seat {s}</th>" for s in range(manifest["seats"]))
             + "<th>no winner</th><th>games</th></tr></thead><tbody>"
         )
+        colour = {"inside": "good", "outside": "bad", "cannot tell": "unsure"}
         for row in figures["seat_effect"]:
             parts.append(
                 f'<tr><td class="l">{e(row["player"])}</td>'
-                + "".join(f"<td>{pct(c)}</td>" for c in row["seats"])
+                + "".join(
+                    f'<td class="verdict-{colour[band_verdict(c["ci95"], band)]}" '
+                    f'title="seat {s}: {e(pct(c))}, n={row["games"]:,}: {band_verdict(c["ci95"], band)}">{pct(c)}</td>'
+                    for s, c in enumerate(row["seats"])
+                )
                 + f"<td>{pct(row['no_winner'])}</td><td>{row['games']:,}</td></tr>"
             )
         parts.append("</tbody></table></div></section>")
@@ -535,8 +643,9 @@ def write_html(folder: Path, manifest: Mapping[str, Any], figures: Mapping[str, 
         '<footer id="reproduce"><h3>Reproduce</h3>'
         f"<pre>{e(manifest.get('command') or '')}</pre>"
         f"<p>Rules: {e(params)}. Same command, same numbers: game g of every table uses the random stream of "
-        f"(seed, g).</p></footer></main></body></html>\n"
+        f"(seed, g).</p></footer>"
     )
+    parts.append(tail())
     path = folder / "report.html"
     path.write_text("\n".join(parts), encoding="utf-8")
     return path

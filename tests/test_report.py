@@ -208,7 +208,32 @@ def test_findings_in_plain_words():
     assert fair["points_outside"] == [0] and fair["win_rate"] == pytest.approx(0.562)
     # a narrower band of the caller's choosing
     strict = findings(report_data(manifest, aggs, band=(0.49, 0.51)), manifest, aggs)
-    assert any("outside the 49–51% fairness band; outside at 2 of 3 points" in f["text"] for f in strict)
+    assert any("outside the 49–51% fairness band (its whole 95% interval); outside at 2 of 3 points" in f["text"]
+               for f in strict)
+
+
+def test_inside_or_outside_a_band_is_read_from_the_interval():
+    """A seat shown as 45.0% (44.0–46.0) is not "inside the 45–55% band" on its point
+    estimate: its interval reaches across the edge, so the report cannot tell."""
+    manifest = {
+        "game": "toy", "title": "Toy", "players": ["greedy", "fleet"], "strategies": ["greedy", "fleet"],
+        "rotate_seats": False, "end_reasons": ["win", "turn_cap"], "score_name": "score", "seed": 0,
+        "games_per_point": 10_000, "axes": [{"name": "car_cost", "kind": "int", "values": [8, 10, 12]}],
+        "points": [{"car_cost": 8}, {"car_cost": 10}, {"car_cost": 12}], "params": {"car_cost": 8},
+    }
+    aggs = {0: _agg(5620, 4380, 0), 1: _agg(5010, 4990, 0), 2: _agg(4500, 5190, 310)}
+    data = report_data(manifest, aggs)
+    seat0 = next(f for f in data["findings"] if f["kind"] == "fairness" and f.get("seat") == 0)
+    assert seat0["points_outside"] == [0] and seat0["points_cannot_tell"] == [2] and seat0["points_inside"] == [1]
+    assert "cannot tell at 1 (car_cost=12)" in seat0["text"] and seat0["verdict"] == "bad"
+    # inside only when the whole interval is: 50.1% (49.1–51.1) at car_cost=10
+    seat1 = next(f for f in data["findings"] if f["kind"] == "fairness" and f.get("seat") == 1)
+    assert seat1["points_inside"] == [1, 2]
+    # one point whose only doubt is the interval: "cannot tell", coloured as such
+    one = dict(manifest, axes=[{"name": "car_cost", "kind": "int", "values": [12]}], points=[{"car_cost": 12}])
+    [f] = [f for f in report_data(one, {0: aggs[2]})["findings"] if f["kind"] == "fairness"]
+    assert f["verdict"] == "unsure" and "cannot tell whether it is inside the 45–55% fairness band" in f["text"]
+    assert report_data(one, {0: aggs[2]})["summary"]["verdict"] == "unsure"
 
 
 # ---- findings: one small function each; caps from the manifest ------------------------------
@@ -254,3 +279,66 @@ def test_caps_come_from_the_manifest_and_old_runs_have_none():
     data = report_data(named, aggs)
     cap = next(f for f in data["findings"] if f["kind"] == "end_reason" and f["end_reason"] == "stalemate")
     assert cap["cap_like"] and cap["text"].startswith("Games hit the stalemate in")
+
+
+def test_the_fairest_values_are_a_set_that_holds_across_seeds(dicerace, tmp_path):
+    """Issue 19, defect 3: the argmax of point estimates changes with the seed. The
+    report names every value the data cannot tell less fair than the best, with its
+    interval; the best of each seed is a candidate under every other seed."""
+    found = []
+    for seed in range(3):
+        run = sweep("dicerace", params={"target": "20..44:4"}, games=2000, seed=seed, players="cautious,plain",
+                    out=tmp_path / f"s{seed}")
+        data = report(run.out).data
+        [f] = [f for f in data["findings"] if f["kind"] == "fairest"]
+        found.append(f)
+        assert f["point"] == f["candidates"][0] and len(f["candidates"]) > 1
+        assert f["text"].startswith("The fairest points, within noise of each other")
+        assert "changes with the seed" in f["text"] and "worst seat" in f["text"] and "(" in f["text"]
+        assert f["rule"] in (tmp_path / f"s{seed}" / "report.html").read_text().replace("&#x27;", "'")
+    assert len({f["point"] for f in found}) > 1  # the best by estimate moves with the seed ...
+    for f in found:
+        for g in found:
+            assert f["point"] in g["candidates"]  # ... but stays among the candidates of every seed
+
+
+def test_fairest_candidates_rule():
+    """A point clearly further from the fair share than the best one is no candidate;
+    one within noise of it is."""
+    from balance.report.findings import fairest_candidates
+    from balance.stats import wilson
+
+    def point(i, wins, n=10_000):
+        return {"point": i, "params": {"x": i}, "seats": [
+            {"seat": 0, "win_rate": wins / n, "ci95": list(wilson(wins, n))},
+            {"seat": 1, "win_rate": 1 - wins / n, "ci95": list(wilson(n - wins, n))}]}
+
+    pts = [point(0, 5600), point(1, 5080), point(2, 5000 - 110), point(3, 5300)]
+    best, candidates = fairest_candidates(pts, 0.5)
+    assert best["point"] == 1 and [p["point"] for p in candidates] == [1, 2]
+
+
+def test_a_player_in_several_seats_has_their_share(dicerace):
+    """Issue 19, defect 5: a player in two of four seats is judged against 2/4, not 1/4."""
+    from balance.api import run
+    from balance.summary import summarize
+
+    for rotate in (False, True):
+        r = run("dicerace", games=400, players="plain,cautious,plain,plain", rotate_seats=rotate)
+        s = summarize(r.aggregate, r.strategies, ["x"] * 4, r.end_reasons)
+        by = {p["player"]: p for p in s["strategies"]}
+        assert by["plain"]["seats"] == 3 and by["plain"]["fair_share"] == pytest.approx(0.75)
+        assert by["cautious"]["seats"] == 1 and by["cautious"]["fair_share"] == pytest.approx(0.25)
+        assert r.to_dict()["strategies"][0]["fair_share"] == pytest.approx(0.75)
+
+
+def test_run_prints_each_players_fair_share(dicerace, capsys):
+    from balance.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["run", "dicerace", "--games", "400", "--players", "plain,cautious,plain,plain"])
+    out = capsys.readouterr().out
+    table = out.split("Win rate by player")[1].split("How games end")[0]
+    assert "fair share" in table
+    rows = {line.split("│")[1].strip(): line.split("│")[-2].strip() for line in table.splitlines() if line.count("│") > 2}
+    assert rows == {"plain": "75.0%", "cautious": "25.0%"}

@@ -110,3 +110,27 @@ def test_tournament_help_lists_every_option(capsys):
 
 def test_elo_scale():
     assert ELO == pytest.approx(400 / math.log(10))
+
+
+def test_no_effect_statements_say_what_they_could_have_detected(dicerace, tmp_path):
+    """Issue 19, defect 15: a 200-game tournament said "no seat is clearly favoured"
+    without saying that it could not have seen a 54/46 first-seat edge."""
+    from balance.tournaments import verdict_findings
+
+    t = tournament("dicerace", players="plain,cautious", games=200, out=tmp_path / "t")
+    found = verdict_findings(t.manifest, t.figures)
+    seats = [f for f in found if f["kind"] == "seat_effect"]
+    assert len(seats) == 2
+    quiet = [f for f in seats if not f["favoured"] and not f["disfavoured"]]
+    assert quiet, [f["text"] for f in seats]
+    for f in quiet:
+        # 2.80 * sqrt(0.25 / 200) = 9.9 points: a 54/46 edge would not show
+        assert f["detectable_seat_edge"] == pytest.approx(0.099, abs=0.001)
+        assert "no seat is clearly favoured, but at n=200 a seat edge smaller than 9.9 points" in f["text"]
+        assert f["verdict"] in ("unsure", "bad")  # 200 games cannot put a seat inside a 45-55% band
+    power = next(f for f in found if f["kind"] == "power")
+    assert "would usually not show" in power["text"]
+    twin = json.loads((tmp_path / "t" / "report.json").read_text())
+    assert twin["findings"] == json.loads(json.dumps(found)) and twin["summary"]["sentences"]
+    page = (tmp_path / "t" / "report.html").read_text()
+    assert "no seat is clearly favoured, but at n=200" in page and 'class="summary verdict-' in page

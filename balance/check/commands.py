@@ -251,6 +251,12 @@ class CheckReport:
 
         return render_junit(self)
 
+    def to_html(self) -> str:
+        """A self-contained HTML page: the verdict table with intervals, coloured by verdict."""
+        from balance.check.render import render_html
+
+        return render_html(self)
+
 
 def check(
     baselines: Sequence[str | Path] | None = None,

@@ -187,6 +187,10 @@ def check(
     junit: Annotated[
         Path | None, typer.Option("--junit", help="Also write JUnit XML to this file.")
     ] = None,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Also write a self-contained HTML page (verdicts with intervals) to this file."),
+    ] = None,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     as_json: JsonOpt = False,
@@ -197,6 +201,10 @@ def check(
 
     if markdown and as_json:
         raise UserError("--markdown and --json: choose one")
+    if html is not None:
+        from balance.report.run import check_out
+
+        check_out(html, "--html", "check.html")
     with GameProgress(None, "check") as bar:
         report = api_check(
             baselines or None,
@@ -210,6 +218,11 @@ def check(
     if junit is not None:
         junit.parent.mkdir(parents=True, exist_ok=True)
         junit.write_text(report.to_junit(), encoding="utf-8")
+    if html is not None:
+        from balance.store import atomic_write_bytes
+
+        html.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_bytes(html, report.to_html().encode("utf-8"))
     if as_json:
         print_json(report.to_dict())
     elif markdown:

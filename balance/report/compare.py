@@ -126,11 +126,14 @@ def end_reasons(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -> li
 def between_players(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -> list[Finding]:
     """Every finding that changes between the player lists, or one line saying none does."""
     found = seat_edges(labels, datas) + trends(labels, datas) + end_reasons(labels, datas)
+    for f in found:
+        f["verdict"] = "unsure"  # a finding that holds for one list and not another: read it with its players
     if not found:
         pairs = ", ".join(" and ".join(p) for p in itertools.combinations(labels, 2))
         found.append(
             {
                 "kind": "note",
+                "verdict": "info",
                 "text": f"No finding changes sign between players ({pairs}): no seat's edge, trend along a swept "
                 "parameter or leading end reason is clearly one way under one list and the other way under another.",
             }

@@ -14,10 +14,10 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from balance.report.findings import findings
+from balance.report.findings import findings, summary
 
 REPORT_FORMAT = "balance-report/1"
-FAIR_TOLERANCE = 0.10  # relative: the band is fair share × (1 ± 0.10)
+FAIR_TOLERANCE = 0.10  # relative: the band is fair share × (1 ± 0.10); a player's, its own share × the same
 MAX_HEATMAP_PAIRS = 6
 MAX_HEAT_POINTS = 4  # cell heatmaps of every point up to this many, else of the first and the last
 
@@ -131,11 +131,35 @@ def report_data(
         "by_axis": axis_series,
         "heatmaps": heatmaps,
     }
+    data["fairness"]["players"] = player_fairness(points, band, fair)
+    if len(points) == 1:  # one rule set: its figures draw the whole length histogram
+        import numpy as np
+
+        data["length_hist"] = [int(x) for x in np.trim_zeros(np.asarray(aggregates[points[0]["point"]].turns_hist), "b")]
     heat = cell_heat(manifest, aggregates)
     if heat is not None:  # only games that opt into a per-cell heatmap
         data["cell_heat"] = heat
     data["findings"] = findings(data, manifest, aggregates)
+    data["summary"] = summary(data, manifest)
     return data
+
+
+def player_fairness(points: Sequence[Mapping[str, Any]], band: Sequence[float], fair: float) -> list[dict[str, Any]]:
+    """Each player's seats (held per game), fair share (those seats over the
+    seats) and band (the seats' band scaled to its share): a player in two of
+    four seats is judged against 50%, not 25%."""
+    out = []
+    for row in points[0]["strategies"] if points else []:
+        k = row["fair_share"] / fair if fair else 1.0
+        out.append(
+            {
+                "player": row["player"],
+                "seats": row["seats"],
+                "fair_share": row["fair_share"],
+                "band": [min(1.0, band[0] * k), min(1.0, band[1] * k)],
+            }
+        )
+    return out
 
 
 def heat_points(finished: Sequence[int]) -> list[int]:

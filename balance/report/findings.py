@@ -2,9 +2,32 @@
 
 Each finding is one small function of a :class:`Context` (the report's data,
 the run's manifest and its counts) returning the statements it makes, each a
-dict with its ``kind``, its ``text`` and the numbers behind it.  :data:`FINDINGS`
-lists them in the order the report shows them; :func:`findings` runs them all.
-Adding a finding is adding a function to that list.
+dict with its ``kind``, its ``text``, its ``verdict`` (``good``, ``bad``,
+``unsure`` or ``info``: the page colours a statement by it,
+:mod:`balance.report.html`) and the numbers behind it.  :data:`FINDINGS` lists
+them in the order the report shows them; :func:`findings` runs them all.
+Adding a finding is adding a function to that list.  :func:`summary` makes the
+one or two sentences of the page's summary box from them.
+
+Verdicts come from intervals, never from point estimates: a seat is *inside*
+its fairness band when its whole 95% Wilson interval is, *outside* when the
+whole interval is outside, and *cannot tell* otherwise
+(:func:`balance.summary.band_verdict`).  A statement that something does not
+change or does not show says how large it would have had to be to show
+(:func:`balance.summary.detectable_shift`, 80% power).
+
+**The fairest values** (:data:`FAIREST_RULE`).  A point's *distance* from a
+fair share is its worst seat's ``|win rate - fair share|``; its interval comes
+from that seat's Wilson interval (the distance of each end, 0 when the
+interval holds the fair share; the largest over the seats).  The point with
+the smallest distance is the best by estimate.  Another point is a candidate
+too unless it is clearly less fair: the 95% interval of the difference of the
+two distances (Newcombe's square-and-add of the two intervals) lies above 0.
+The report names every candidate with its interval; several candidates mean
+the data cannot tell them apart, and which one comes first changes with the
+seed.  The intervals treat the points as independent samples; the points play
+the same games (common random numbers), so the rule errs towards naming more
+candidates, never fewer.
 
 Every rate is shown with its 95% interval (:mod:`balance.format`).  Whether
 an end reason is a cap comes from the manifest (``end_reason_info``: the
@@ -14,14 +37,30 @@ game's ``EndReason.is_cap``); a run recorded before it was there has no cap.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from balance import format as fmt
 from balance.stats import newcombe
+from balance.summary import CANNOT_TELL, INSIDE, OUTSIDE, POWER, band_verdict, detectable_shift
 
 Finding = dict[str, Any]
+GOOD, BAD, UNSURE, INFO = "good", "bad", "unsure", "info"
+
+FAIREST_RULE = (
+    "How the fairest values are decided: a point's distance from fairness is its worst seat's distance from the "
+    "fair share, with an interval from that seat's 95% Wilson interval. The point with the smallest distance is "
+    "the best by estimate; another point is a candidate as well unless the 95% interval of the difference of the "
+    "two distances (Newcombe's square-and-add) lies wholly above 0. Several candidates cannot be told apart at "
+    "this number of games: which one comes first changes with the seed."
+)
+BAND_RULE = (
+    "Inside / outside / cannot tell: a win rate is inside its fairness band when its whole 95% Wilson interval "
+    "lies in the band, outside when the whole interval lies out of it, and 'cannot tell' when the interval "
+    "reaches across an edge."
+)
 
 
 @dataclass
@@ -56,14 +95,55 @@ class Context:
     def seat_label(self, s: int) -> str:
         return f"seat {s}" + ("" if self.manifest["rotate_seats"] else f" ({self.manifest['players'][s]})")
 
+    def player_band(self, k: int) -> Mapping[str, Any]:
+        """Player ``k``'s seats, fair share and band (:func:`balance.report.data.player_fairness`)."""
+        return self.data["fairness"]["players"][k]
+
     def is_cap(self, reason: str) -> bool:
         """Whether games ending this way were cut by the simulation (EndReason.is_cap)."""
         return any(r.get("name") == reason and r.get("is_cap") for r in self.manifest.get("end_reason_info") or ())
+
+    @property
+    def games(self) -> list[int]:
+        return sorted({p["games"] for p in self.points})
+
+    def games_text(self) -> str:
+        return " or ".join(f"{g:,}" for g in self.games) + (" games a point" if self.multi else " games")
 
 
 def where(params: Mapping[str, Any]) -> str:
     """``car_cost=10, bonus=2``, or ``the default rules``."""
     return ", ".join(f"{k}={fmt.format_value(v)}" for k, v in params.items()) or "the default rules"
+
+
+def seats_held(held: float, n_seats: int) -> str:
+    """``2 of 4 seats``."""
+    k = int(round(held))
+    text = str(k) if abs(held - k) < 1e-9 else f"{held:.2f}"
+    return f"{text} of {n_seats} seat{'s' if n_seats != 1 else ''}"
+
+
+def players_phrase(manifest: Mapping[str, Any]) -> str:
+    """``plain and cautious (seats rotated)``, ``greedy (seat 0) and fleet (seat 1)``, ``plain in every seat``."""
+    players = list(manifest["players"])
+    if len(set(players)) == 1:
+        return f"{players[0]} in every seat"
+    if manifest["rotate_seats"]:
+        names = list(dict.fromkeys(players))
+        counted = [f"{p}" + (f" (×{players.count(p)})" if players.count(p) > 1 else "") for p in names]
+        return _and(counted) + " (seats rotated)"
+    return _and([f"{p} (seat {s})" for s, p in enumerate(players)])
+
+
+def _and(items: Sequence[str]) -> str:
+    items = list(items)
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _names(points: Sequence[Mapping[str, Any]], limit: int = 5) -> str:
+    names = [where(p["params"]) for p in points[:limit]]
+    more = len(points) - limit
+    return "; ".join(names) + (f"; and {more} more" if more > 0 else "")
 
 
 # --------------------------------------------------------------------------- the findings
@@ -75,6 +155,7 @@ def incomplete(ctx: Context) -> list[Finding]:
     return [
         {
             "kind": "incomplete",
+            "verdict": UNSURE,
             "text": f"Only {d['points_finished']} of {d['points_total']} points are finished: "
             "run the same sweep again with --resume to complete it.",
             "finished": d["points_finished"],
@@ -87,17 +168,12 @@ def measured_with(ctx: Context) -> list[Finding]:
     """The players every figure of the report holds for."""
     m = ctx.manifest
     players = list(m["players"])
-    if len(set(players)) == 1:
-        how = f"{players[0]} in every seat"
-    else:
-        how = ", ".join(f"{p} (seat {s})" for s, p in enumerate(players)) if not m["rotate_seats"] else (
-            ", ".join(dict.fromkeys(players)) + ", seats rotated"
-        )
     return [
         {
             "kind": "players",
-            "text": f"Measured with {how}: every finding below holds for these players; stronger or different "
-            "players can change it (balance tournament compares players).",
+            "verdict": INFO,
+            "text": f"Measured with {players_phrase(m)}: every finding below holds for these players; stronger or "
+            "different players can change it (balance tournament compares players).",
             "players": players,
             "rotate_seats": bool(m["rotate_seats"]),
         }
@@ -112,6 +188,7 @@ def seats_keep_players(ctx: Context) -> list[Finding]:
     return [
         {
             "kind": "note",
+            "verdict": INFO,
             "text": f"Each seat keeps its player ({', '.join(m['players'])}): a seat's win rate mixes "
             "the seat's edge with its player's strength; sweep with --rotate-seats to tell them apart.",
         }
@@ -120,46 +197,99 @@ def seats_keep_players(ctx: Context) -> list[Finding]:
 
 def precision(ctx: Context) -> list[Finding]:
     """Games per point and the widest win-rate interval."""
-    games = sorted({p["games"] for p in ctx.points})
     widest = max(max(s["ci95"][1] - s["win_rate"], s["win_rate"] - s["ci95"][0]) for p in ctx.points for s in p["seats"])
+    where_ = "each point is" if ctx.multi else "the run is"
+    text = f"{where_.capitalize()} {' or '.join(f'{g:,}' for g in ctx.games)} games"
+    text += " with the same seeds at every point (common random numbers)" if ctx.multi else ""
     return [
         {
             "kind": "precision",
-            "text": f"Each point is {' or '.join(f'{g:,}' for g in games)} games with the same seeds at every point "
-            f"(common random numbers): every win-rate interval is within ±{fmt.points(widest, sign=False)} points.",
-            "games_per_point": games,
+            "verdict": INFO,
+            "text": f"{text}: every win-rate interval is within ±{fmt.points(widest, sign=False)} points.",
+            "games_per_point": ctx.games,
             "max_half_width": widest,
         }
     ]
 
 
+def power(ctx: Context) -> list[Finding]:
+    """What the run could have shown: the smallest seat edge (and, with several
+    points, the smallest change between two points) it detects with 80% power."""
+    n = min(ctx.games)
+    edge = detectable_shift(n, ctx.fair)
+    change = detectable_shift(n, ctx.fair, two_sample=True)
+    text = (
+        f"Power: at {n:,} games{' a point' if ctx.multi else ''}, a seat whose win rate differs from its fair share "
+        f"{fmt.percent(ctx.fair)} by less than {fmt.points(edge, 1, sign=False)} points would usually not show "
+        f"(say, a first seat winning {fmt.percent(ctx.fair + edge, 1)} where {fmt.percent(ctx.fair, 1)} is fair)"
+    )
+    if ctx.multi:
+        text += f", nor a change between two points smaller than {fmt.points(change, 1, sign=False)} points"
+    text += f" (two-sided 95% test, {POWER:.0%} power): 'no clear change' below means no change that large."
+    return [
+        {
+            "kind": "power",
+            "verdict": INFO,
+            "text": text,
+            "games": n,
+            "power": POWER,
+            "detectable_seat_edge": edge,
+            "detectable_change": change if ctx.multi else None,
+        }
+    ]
+
+
+def _verdicts(ctx: Context, s: int, band: tuple[float, float]) -> dict[str, list[Mapping[str, Any]]]:
+    out: dict[str, list[Mapping[str, Any]]] = {INSIDE: [], OUTSIDE: [], CANNOT_TELL: []}
+    for p in ctx.points:
+        out[band_verdict(p["seats"][s]["ci95"], band)].append(p)
+    return out
+
+
 def fairness(ctx: Context) -> list[Finding]:
-    """Seats whose win rate leaves the fairness band (and where worst), or none."""
+    """Each seat against the fairness band, from its interval: where it is outside
+    (and where worst), where the interval cannot tell, or that every seat is inside."""
     lo, hi = ctx.band
     band_text = fmt.band(lo, hi)
-    points, multi = ctx.points, ctx.multi
+    points, multi, total = ctx.points, ctx.multi, len(ctx.points)
     out: list[Finding] = []
     for s in range(ctx.n_seats):
-        outside = [p for p in points if not lo <= p["seats"][s]["win_rate"] <= hi]
-        if not outside:
+        v = _verdicts(ctx, s, (lo, hi))
+        outside, unsure, inside = v[OUTSIDE], v[CANNOT_TELL], v[INSIDE]
+        if not outside and not unsure:
             continue
-        worst = max(outside, key=lambda p: abs(p["seats"][s]["win_rate"] - ctx.fair))
+        label = ctx.seat_label(s).capitalize()
+        if outside:
+            worst = max(outside, key=lambda p: abs(p["seats"][s]["win_rate"] - ctx.fair))
+        else:
+            worst = max(unsure, key=lambda p: abs(p["seats"][s]["win_rate"] - ctx.fair))
         w = worst["seats"][s]
-        clear = not (w["ci95"][0] <= hi and w["ci95"][1] >= lo)
-        text = (
-            f"{ctx.seat_label(s).capitalize()} wins {fmt.percent_ci(w['win_rate'], w['ci95'])} at "
-            f"{where(worst['params'])}, outside the {band_text} fairness band"
-        )
-        text += "" if clear else " (its interval reaches into the band: play more games to be sure)"
-        if multi and len(outside) == len(points):
-            text += f"; outside at all {len(points)} points"
-        elif multi:
-            text += f"; outside at {len(outside)} of {len(points)} points"
-            if 1 < len(outside) <= 5:
-                text += " (" + "; ".join(where(p["params"]) for p in outside) + ")"
+        rate = fmt.percent_ci(w["win_rate"], w["ci95"])
+        if outside:
+            text = f"{label} wins {rate}" + (f" at {where(worst['params'])}" if multi else "")
+            text += f", outside the {band_text} fairness band (its whole 95% interval)"
+            if multi:
+                text += f"; outside at {'all ' + str(total) if len(outside) == total else f'{len(outside)} of {total}'} points"
+                if 1 < len(outside) <= 5 and len(outside) < total:
+                    text += " (" + _names(outside) + ")"
+            if unsure:
+                text += f"; cannot tell at {len(unsure)}" + (f" ({_names(unsure)})" if multi else "")
+            verdict = BAD
+        else:
+            text = f"{label} wins {rate}" + (f" at {where(worst['params'])}" if multi else "")
+            text += (
+                f": cannot tell whether it is inside the {band_text} fairness band (its 95% interval reaches across "
+                "an edge; more games would tell)"
+            )
+            if multi:
+                text += f"; cannot tell at {len(unsure)} of {total} points ({_names(unsure)})"
+            verdict = UNSURE
+        if multi and inside:
+            text += f"; inside at {len(inside)}"
         out.append(
             {
                 "kind": "fairness",
+                "verdict": verdict,
                 "text": text + ".",
                 "seat": s,
                 "point": worst["point"],
@@ -168,38 +298,103 @@ def fairness(ctx: Context) -> list[Finding]:
                 "ci95": w["ci95"],
                 "band": [lo, hi],
                 "points_outside": [p["point"] for p in outside],
+                "points_cannot_tell": [p["point"] for p in unsure],
+                "points_inside": [p["point"] for p in inside],
             }
         )
     if not out:
         out.append(
             {
                 "kind": "fairness",
-                "text": f"Every seat's win rate is inside the {band_text} fairness band "
-                + (f"at all {len(points)} points." if multi else "."),
+                "verdict": GOOD,
+                "text": f"Every seat's win rate is inside the {band_text} fairness band"
+                + (f" at all {len(points)} points" if multi else "")
+                + ": each whole 95% interval lies in the band.",
                 "band": [lo, hi],
                 "points_outside": [],
+                "points_cannot_tell": [],
+                "points_inside": [p["point"] for p in points],
             }
         )
     return out
 
 
+def distance(point: Mapping[str, Any], fair: float) -> tuple[float, float, float]:
+    """A point's distance from fairness (its worst seat's ``|win rate - fair
+    share|``) and that distance's interval, from the seats' Wilson intervals."""
+    d = lo = hi = 0.0
+    for x in point["seats"]:
+        a, b = x["ci95"]
+        d = max(d, abs(x["win_rate"] - fair))
+        lo = max(lo, 0.0 if a <= fair <= b else min(abs(a - fair), abs(b - fair)))
+        hi = max(hi, abs(a - fair), abs(b - fair))
+    return d, lo, hi
+
+
+def fairest_candidates(points: Sequence[Mapping[str, Any]], fair: float) -> tuple[Mapping[str, Any], list[Mapping[str, Any]]]:
+    """The best point by estimate and every point that cannot be told less fair
+    than it (:data:`FAIREST_RULE`), the best first, then by distance."""
+    dist = {p["point"]: distance(p, fair) for p in points}
+    best = min(points, key=lambda p: (dist[p["point"]][0], p["point"]))
+    db, _, hb = dist[best["point"]]
+    candidates = []
+    for p in points:
+        d, lo, _ = dist[p["point"]]
+        low = (d - db) - math.sqrt((d - lo) ** 2 + (hb - db) ** 2)
+        if p is best or low <= 0:
+            candidates.append(p)
+    candidates.sort(key=lambda p: (p is not best, dist[p["point"]][0], p["point"]))
+    return best, candidates
+
+
+def _worst_seat(point: Mapping[str, Any], fair: float) -> Mapping[str, Any]:
+    return max(point["seats"], key=lambda x: abs(x["win_rate"] - fair))
+
+
+def _candidate_text(p: Mapping[str, Any], fair: float) -> str:
+    x = _worst_seat(p, fair)
+    return f"{where(p['params'])} (worst seat {x['seat']}: {fmt.percent_ci(x['win_rate'], x['ci95'])})"
+
+
 def fairest(ctx: Context) -> list[Finding]:
-    """The point whose seats are closest to the fair share (several points only)."""
+    """The fairest points: the best by estimate and every point the data cannot
+    tell less fair than it (several points only; :data:`FAIREST_RULE`)."""
     if not ctx.multi:
         return []
     fair = ctx.fair
-    best = min(ctx.points, key=lambda p: max(abs(x["win_rate"] - fair) for x in p["seats"]))
-    gap = max(abs(x["win_rate"] - fair) for x in best["seats"])
+    best, candidates = fairest_candidates(ctx.points, fair)
+    gap = distance(best, fair)[0]
+    others = len(ctx.points) - len(candidates)
+    seats = ", ".join(f"seat {x['seat']} {fmt.percent_ci(x['win_rate'], x['ci95'])}" for x in best["seats"])
+    if len(candidates) == 1:
+        text = (
+            f"The fairest point is {where(best['params'])}: every seat within {fmt.points(gap, sign=False)} points of "
+            f"{fmt.percent(fair)} ({seats}); every other point is clearly less fair."
+        )
+        verdict = INFO
+    else:
+        listed = "; ".join(_candidate_text(p, fair) for p in candidates[:6])
+        more = len(candidates) - 6
+        text = (
+            f"The fairest points, within noise of each other ({len(candidates)} of {len(ctx.points)}): {listed}"
+            + (f"; and {more} more" if more > 0 else "")
+            + f". At {ctx.games_text()} they cannot be told apart, so which one comes first (now "
+            f"{where(best['params'])}, every seat within {fmt.points(gap, sign=False)} points of {fmt.percent(fair)}) "
+            "changes with the seed"
+            + (f"; the other {others} point{'s are' if others != 1 else ' is'} clearly less fair." if others else ".")
+        )
+        verdict = UNSURE
     return [
         {
             "kind": "fairest",
-            "text": f"The fairest point is {where(best['params'])}: every seat within "
-            f"{fmt.points(gap, sign=False)} points of {fmt.percent(fair)} ("
-            + ", ".join(f"seat {x['seat']} {fmt.percent_ci(x['win_rate'], x['ci95'])}" for x in best["seats"])
-            + ").",
+            "verdict": verdict,
+            "text": text,
             "point": best["point"],
             "params": best["params"],
             "max_gap": gap,
+            "candidates": [p["point"] for p in candidates],
+            "candidate_params": [p["params"] for p in candidates],
+            "rule": FAIREST_RULE,
         }
     ]
 
@@ -220,6 +415,7 @@ def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
             cross.append((u["value"], v["value"]))
     change, low, high = fmt.points_ci(d, (dlo, dhi))
     name, v0, v1 = axis["name"], fmt.format_value(first["value"]), fmt.format_value(last["value"])
+    detectable = detectable_shift(min(a["games"], b["games"]), fair, two_sample=True)
     if dlo > 0 or dhi < 0:
         verb = "rises" if d > 0 else "falls"
         text = (
@@ -229,7 +425,8 @@ def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
     else:
         text = (
             f"Along {name} ({v0} to {v1}){pooled}, {ctx.seat_label(s)}'s win rate shows no clear change: "
-            f"{change} points (95% CI {low} to {high})"
+            f"{change} points (95% CI {low} to {high}; a change smaller than {fmt.points(detectable, 1, sign=False)} "
+            "points would not show at this n)"
         )
     if cross:
         text += "; it crosses " + fmt.percent(fair) + " between " + " and between ".join(
@@ -237,6 +434,7 @@ def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
         )
     return {
         "kind": "trend",
+        "verdict": INFO,
         "text": text + ".",
         "axis": name,
         "seat": s,
@@ -244,6 +442,7 @@ def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
         "to": last["value"],
         "difference": d,
         "ci95": [dlo, dhi],
+        "detectable": detectable,
         "crossings": [list(c) for c in cross],
     }
 
@@ -260,6 +459,7 @@ def length_trend(ctx: Context, axis: Mapping[str, Any]) -> Finding:
         median = f"the median game goes from {t0['median']} to {t1['median']} turns"
     return {
         "kind": "length",
+        "verdict": INFO,
         "text": f"As {axis['name']} goes from {fmt.format_value(first['value'])} to "
         f"{fmt.format_value(last['value'])}{pooled}, {median} (mean {_mean(t0)} to {_mean(t1)}).",
         "axis": axis["name"],
@@ -293,7 +493,9 @@ def length(ctx: Context) -> list[Finding]:
     return [
         {
             "kind": "length",
-            "text": f"The median game lasts {t['median']} turns (p10 {t['p10']}, p90 {t['p90']}; mean {_mean(t)}).",
+            "verdict": INFO,
+            "text": f"The median game lasts {t['median']} turns (95% CI {t['median_ci95'][0]}–{t['median_ci95'][1]}; "
+            f"p10 {t['p10']}, p90 {t['p90']}; mean {_mean(t)}).",
             "median": t["median"],
             "mean": t["mean"],
         }
@@ -301,30 +503,50 @@ def length(ctx: Context) -> list[Finding]:
 
 
 def players(ctx: Context) -> list[Finding]:
-    """Each player's lowest and highest win rate (when several players play)."""
+    """Each player against its own fairness band (its fair share is the seats
+    it holds over the seats), when several players play."""
     strategies = ctx.manifest["strategies"]
     if len(strategies) <= 1:
         return []
     out: list[Finding] = []
     for k, name in enumerate(strategies):
         rates = [(p, p["strategies"][k]) for p in ctx.points if p["strategies"][k]["games"]]
-        if not rates:
-            continue
+        pb = ctx.player_band(k)
+        if not rates or (not ctx.manifest["rotate_seats"] and pb["seats"] == 1):
+            continue  # a player keeping one seat: its rate is that seat's, judged above
+        band = tuple(pb["band"])
+        share = (
+            f"{seats_held(pb['seats'], ctx.n_seats)}: fair share {fmt.percent(pb['fair_share'])}, band "
+            f"{fmt.band(*band)}"
+        )
+        verdicts = {INSIDE: [], OUTSIDE: [], CANNOT_TELL: []}
+        for p, r in rates:
+            verdicts[band_verdict(r["ci95"], band)].append(p)
         lo_p, lo_s = min(rates, key=lambda x: x[1]["win_rate"])
         hi_p, hi_s = max(rates, key=lambda x: x[1]["win_rate"])
         if ctx.multi:
             text = (
-                f"Player {name} wins {fmt.percent_ci(lo_s['win_rate'], lo_s['ci95'])} of the games it plays at "
-                f"{where(lo_p['params'])} and {fmt.percent_ci(hi_s['win_rate'], hi_s['ci95'])} at "
-                f"{where(hi_p['params'])}."
+                f"Player {name} ({share}) wins {fmt.percent_ci(lo_s['win_rate'], lo_s['ci95'])} of the games it plays "
+                f"at {where(lo_p['params'])} and {fmt.percent_ci(hi_s['win_rate'], hi_s['ci95'])} at "
+                f"{where(hi_p['params'])}: against its band, inside at {len(verdicts[INSIDE])}, outside at "
+                f"{len(verdicts[OUTSIDE])}, cannot tell at {len(verdicts[CANNOT_TELL])} of {len(rates)} points."
             )
         else:
-            text = f"Player {name} wins {fmt.percent_ci(hi_s['win_rate'], hi_s['ci95'])} of the games it plays."
+            reading = {INSIDE: "inside its band", OUTSIDE: "outside its band", CANNOT_TELL: "cannot tell (its interval "
+                       "reaches across an edge of its band)"}[band_verdict(hi_s["ci95"], band)]
+            text = f"Player {name} ({share}) wins {fmt.percent_ci(hi_s['win_rate'], hi_s['ci95'])} of the games it plays: {reading}."
+        verdict = BAD if verdicts[OUTSIDE] else UNSURE if verdicts[CANNOT_TELL] else GOOD
         out.append(
             {
                 "kind": "player",
+                "verdict": verdict,
                 "text": text,
                 "player": name,
+                "seats": pb["seats"],
+                "fair_share": pb["fair_share"],
+                "band": list(band),
+                "points_outside": [p["point"] for p in verdicts[OUTSIDE]],
+                "points_cannot_tell": [p["point"] for p in verdicts[CANNOT_TELL]],
                 "lowest": {"point": lo_p["point"], "win_rate": lo_s["win_rate"], "ci95": lo_s["ci95"]},
                 "highest": {"point": hi_p["point"], "win_rate": hi_s["win_rate"], "ci95": hi_s["ci95"]},
             }
@@ -351,11 +573,13 @@ def end_reason(ctx: Context, reason: str) -> list[Finding]:
         text = f"Games {verb} in {fmt.percent_ci(top['share'], top['ci95'])} of games" + (
             " at every point" if ctx.multi else ""
         )
-    if cap and top["share"] > 0.01:
+    stalls = cap and top["share"] > 0.01
+    if stalls:
         text += "; more than 1% of games stopped by a cap usually means the rules can stall"
     return [
         {
             "kind": "end_reason",
+            "verdict": BAD if stalls else INFO,
             "text": text + ".",
             "end_reason": reason,
             "cap_like": cap,
@@ -378,8 +602,9 @@ def no_winner(ctx: Context) -> list[Finding]:
     return [
         {
             "kind": "no_winner",
-            "text": f"Nobody wins {fmt.percent_ci(top['rate'], top['ci95'])} of games at {where(top_p['params'])}"
-            + (" (the most of any point)." if ctx.multi else "."),
+            "verdict": INFO,
+            "text": f"Nobody wins {fmt.percent_ci(top['rate'], top['ci95'])} of games"
+            + (f" at {where(top_p['params'])} (the most of any point)." if ctx.multi else "."),
             "point": top_p["point"],
             "rate": top["rate"],
             "ci95": top["ci95"],
@@ -392,6 +617,7 @@ FINDINGS: tuple[Callable[[Context], list[Finding]], ...] = (
     measured_with,
     seats_keep_players,
     precision,
+    power,
     fairness,
     fairest,
     along_axes,
@@ -409,3 +635,89 @@ def findings(
     ctx = Context(data, manifest, aggregates or {})
     return [f for finding in FINDINGS for f in finding(ctx)]
 
+
+# --------------------------------------------------------------------------- the summary box
+def _worst(verdicts: Sequence[str]) -> str:
+    for v in (BAD, UNSURE, GOOD):
+        if v in verdicts:
+            return v
+    return INFO
+
+
+def summary(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """The answer of a report in one or two sentences, naming its players, and
+    the verdict that colours it: how many points have every seat inside the
+    fairness band (from the intervals), the fairest values, what the run could
+    have detected."""
+    points = data["points"]
+    lo, hi = data["fairness"]["band"]
+    band = fmt.band(lo, hi)
+    who = players_phrase(manifest)
+    by_point = []
+    for p in points:
+        vs = [band_verdict(x["ci95"], (lo, hi)) for x in p["seats"]]
+        by_point.append(OUTSIDE if OUTSIDE in vs else CANNOT_TELL if CANNOT_TELL in vs else INSIDE)
+    counts = {v: by_point.count(v) for v in (INSIDE, OUTSIDE, CANNOT_TELL)}
+    found = data.get("findings") or []
+    sentences = []
+    if len(points) == 1:
+        p = points[0]
+        if counts[INSIDE]:
+            first = f"With {who}, every seat's win rate is inside the {band} fairness band"
+        else:
+            worst = max(p["seats"], key=lambda x: abs(x["win_rate"] - data["fairness"]["fair_share"]))
+            reading = "outside" if counts[OUTSIDE] else "cannot tell whether it is inside"
+            first = (
+                f"With {who}, seat {worst['seat']} wins {fmt.percent_ci(worst['win_rate'], worst['ci95'])}: "
+                f"{reading} the {band} fairness band"
+            )
+        first += f" ({p['games']:,} games)."
+        sentences.append(first)
+        outside_players = [f for f in found if f["kind"] == "player" and f["verdict"] == BAD]
+        for f in outside_players[:2]:
+            r = f["highest"]
+            sentences.append(
+                f"Player {f['player']} ({seats_held(f['seats'], len(manifest['players']))}) wins "
+                f"{fmt.percent_ci(r['win_rate'], r['ci95'])} of its games against a fair share of "
+                f"{fmt.percent(f['fair_share'])}."
+            )
+    else:
+        total = len(points)
+        if counts[INSIDE] == total:
+            first = f"With {who}, every seat's win rate is inside the {band} fairness band at all {total} points"
+        else:
+            parts = []
+            if counts[INSIDE]:
+                parts.append(f"every seat is inside the {band} fairness band at {counts[INSIDE]} of {total} points")
+            if counts[OUTSIDE]:
+                parts.append(
+                    f"some seat is outside it at {counts[OUTSIDE]}" if parts
+                    else f"some seat is outside the {band} fairness band at {counts[OUTSIDE]} of {total} points"
+                )
+            if counts[CANNOT_TELL]:
+                parts.append(
+                    f"the intervals cannot tell at {counts[CANNOT_TELL]}" if parts
+                    else f"the intervals cannot tell whether every seat is inside the {band} fairness band at "
+                    f"{counts[CANNOT_TELL]} of {total} points"
+                )
+            first = f"With {who}, " + _and(parts)
+        sentences.append(first + f" ({' or '.join(f'{g:,}' for g in sorted({p['games'] for p in points}))} games a point).")
+        fair_f = next((f for f in found if f["kind"] == "fairest"), None)
+        if fair_f is not None:
+            best = next(p for p in points if p["point"] == fair_f["point"])
+            x = _worst_seat(best, data["fairness"]["fair_share"])
+            n_c = len(fair_f["candidates"])
+            text = f"Fairest: {where(best['params'])} (worst seat {x['seat']}: {fmt.percent_ci(x['win_rate'], x['ci95'])})"
+            if n_c > 1:
+                text += f", within noise of {n_c - 1} other point{'s' if n_c > 2 else ''}"
+            else:
+                text += ", clearly fairer than every other point"
+            sentences.append(text + ".")
+    pw = next((f for f in found if f["kind"] == "power"), None)
+    if pw is not None:
+        sentences.append(
+            f"At this n a seat edge smaller than {fmt.points(pw['detectable_seat_edge'], 1, sign=False)} points "
+            "would not show."
+        )
+    verdict = {INSIDE: GOOD, OUTSIDE: BAD, CANNOT_TELL: UNSURE}
+    return {"sentences": sentences, "verdict": _worst([verdict[v] for v in by_point])}

@@ -1,108 +1,193 @@
 """The report page: one self-contained HTML file (CSS and SVG figures inline).
 
-The findings, every figure in its section, a table with one row per point (every
-figure with its interval, :mod:`balance.format`), the rules played and a footer
-to reproduce the run.
+In page order (:mod:`balance.report.html` is the house style): the title, the
+summary box (the answer in one or two sentences, naming the players, coloured
+by its verdict), the table of contents, the findings (each coloured by its
+verdict, with the rules that decide the verdicts), every figure in its
+section, a table with every figure and its interval, the rules played (those
+that differ from the game's defaults first, and the board file), then a
+footer to reproduce the run.
+
+Sections are a list of ``(id, title, html)``: the table of contents is made
+from it, and a caller adds a section (a board picture, say) by passing it in
+``extra_sections`` (placed before the tables).  Every id on a page goes through
+one prefix, so a page holding several reports (a sweep played by several
+player lists) keeps its ids unique and every in-page reference resolving.
 """
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from balance import format as fmt
 from balance.format import format_value
+from balance.report.findings import BAND_RULE, FAIREST_RULE, seats_held
+from balance.report.html import BAND_VERDICT, CSS, e, findings_list, head, summary_box, tail, toc
+from balance.summary import band_verdict
+
+_CSS = CSS  # the house style (kept under its old name for callers of this module)
+Section = tuple[str, str, str]  # (id, title, html)
 
 
-_CSS = """
-:root { --ink: #1d1d1f; --muted: #5f6368; --rule: #d9d9de; --accent: #1f77b4; --warn: #b3261e; }
-* { box-sizing: border-box; }
-body { margin: 0; color: var(--ink); background: #fff;
-  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-main { max-width: 1180px; margin: 0 auto; padding: 24px 28px 40px; }
-h1 { font-size: 26px; margin: 0 0 4px; }
-h2 { font-size: 20px; margin: 32px 0 8px; border-bottom: 1px solid var(--rule); padding-bottom: 4px; }
-h3 { font-size: 16px; margin: 20px 0 4px; }
-p.lede { color: var(--muted); margin: 0 0 12px; }
-ul.findings { padding-left: 20px; }
-ul.findings li { margin: 4px 0; }
-ul.findings li.fairness, ul.findings li.incomplete { color: var(--warn); }
-figure { margin: 12px 0 20px; break-inside: avoid; page-break-inside: avoid; }
-figure svg { display: block; width: 100%; height: auto; max-height: 520px; }
-figcaption { color: var(--muted); font-size: 13px; }
-figcaption b { color: var(--ink); }
-.scroll { overflow-x: auto; }
-table { border-collapse: collapse; font-size: 12.5px; font-variant-numeric: tabular-nums; }
-th, td { padding: 3px 8px; border-bottom: 1px solid var(--rule); text-align: right; white-space: nowrap; }
-th { background: #f5f5f7; position: sticky; top: 0; }
-td.l, th.l { text-align: left; }
-footer { margin-top: 36px; border-top: 1px solid var(--rule); padding-top: 10px; color: var(--muted); font-size: 13px; }
-code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
-pre { white-space: pre-wrap; word-break: break-all; background: #f5f5f7; padding: 8px; margin: 4px 0; }
-@media print {
-  body { font-size: 11pt; }
-  main { max-width: none; padding: 0; }
-  h2 { break-after: avoid; page-break-after: avoid; }
-  .scroll { overflow: visible; }
-  table { font-size: 8pt; }
-  th { position: static; }
-}
-"""
+def _cell(text: str, verdict: str | None = None, cls: str = "") -> str:
+    classes = " ".join(c for c in (cls, f"verdict-{BAND_VERDICT[verdict]}" if verdict else "") if c)
+    return f'<td class="{classes}">{e(text)}</td>' if classes else f"<td>{e(text)}</td>"
 
 
-def _e(text: Any) -> str:
-    return html.escape(str(text), quote=True)
-
-
-def _table(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> str:
+def _table(data: Mapping[str, Any], manifest: Mapping[str, Any], prefix: str) -> str:
     n_seats = len(manifest["players"])
     several = len(manifest["strategies"]) > 1
+    band = data["fairness"]["band"]
+    pbands = data["fairness"].get("players") or []
     axes = [a["name"] for a in data["axes"] if len(a["values"]) > 1] or [a["name"] for a in data["axes"]]
-    head = ["point", *axes, "games"]
-    head += [f"seat {s}" + ("" if manifest["rotate_seats"] else f" ({manifest['players'][s]})") + " wins" for s in range(n_seats)]
+    head_ = ["point", *axes, "games"]
+    head_ += [f"seat {s}" + ("" if manifest["rotate_seats"] else f" ({manifest['players'][s]})") + " wins" for s in range(n_seats)]
     if several:
-        head += [f"{name} wins" for name in manifest["strategies"]]
-    head += ["no winner"] + [f"end: {r}" for r in manifest["end_reasons"]]
-    head += ["mean turns (95% CI)", "median (95% CI)", "p10–p90", "max"]
+        head_ += [f"{name} wins" for name in manifest["strategies"]]
+    head_ += ["no winner"] + [f"end: {r}" for r in manifest["end_reasons"]]
+    head_ += ["mean turns (95% CI)", "median (95% CI)", "p10–p90", "max"]
     rows = []
     for p in data["points"]:
         t = p["turns"]
-        cells = [str(p["point"]), *(format_value(p["params"][a]) for a in axes), f"{p['games']:,}"]
-        cells += [fmt.percent_ci(s["win_rate"], s["ci95"]) for s in p["seats"]]
+        cells = [_cell(str(p["point"])), *(_cell(format_value(p["params"][a])) for a in axes), _cell(f"{p['games']:,}")]
+        cells += [_cell(fmt.percent_ci(s["win_rate"], s["ci95"]), band_verdict(s["ci95"], band)) for s in p["seats"]]
         if several:
-            cells += [fmt.percent_ci(s["win_rate"], s["ci95"]) for s in p["strategies"]]
-        cells.append(fmt.percent_ci(p["no_winner_rate"]["rate"], p["no_winner_rate"]["ci95"]))
-        cells += [fmt.percent_ci(p["end_reason_shares"][r]["share"], p["end_reason_shares"][r]["ci95"]) for r in manifest["end_reasons"]]
+            cells += [
+                _cell(fmt.percent_ci(s["win_rate"], s["ci95"]), band_verdict(s["ci95"], pbands[k]["band"]) if pbands else None)
+                for k, s in enumerate(p["strategies"])
+            ]
+        cells.append(_cell(fmt.percent_ci(p["no_winner_rate"]["rate"], p["no_winner_rate"]["ci95"])))
+        cells += [_cell(fmt.percent_ci(p["end_reason_shares"][r]["share"], p["end_reason_shares"][r]["ci95"])) for r in manifest["end_reasons"]]
         cells += [
-            f"{t['mean']:.2f} ({t['mean_ci95'][0]:.2f}–{t['mean_ci95'][1]:.2f})",
-            f"{t['median']} ({t['median_ci95'][0]}–{t['median_ci95'][1]})",
-            f"{t['p10']}–{t['p90']}",
-            str(t["max"]),
+            _cell(f"{t['mean']:.2f} ({t['mean_ci95'][0]:.2f}–{t['mean_ci95'][1]:.2f})"),
+            _cell(f"{t['median']} ({t['median_ci95'][0]}–{t['median_ci95'][1]})"),
+            _cell(f"{t['p10']}–{t['p90']}"),
+            _cell(str(t["max"])),
         ]
-        rows.append("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in cells) + "</tr>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
     return (
-        '<div class="scroll"><table id="points-table"><thead><tr>'
-        + "".join(f"<th>{_e(h)}</th>" for h in head)
+        f'<div class="scroll"><table id="{prefix}points-table"><thead><tr>'
+        + "".join(f"<th>{e(h)}</th>" for h in head_)
         + "</tr></thead><tbody>\n"
         + "\n".join(rows)
         + "\n</tbody></table></div>"
     )
 
 
-def _rules_table(data: Mapping[str, Any]) -> str:
+def _n(x: int) -> str:
+    return f"{int(x):,}"
+
+
+def _row(*cells: str) -> str:
+    return "<tr>" + "".join(cells) + "</tr>"
+
+
+def _single_tables(data: Mapping[str, Any], manifest: Mapping[str, Any], prefix: str) -> str:
+    """One rule set: a table of seats, one of players (with their fair shares),
+    one of end reasons and one of game length, every figure with its interval
+    and its verdict."""
+    p = data["points"][0]
+    band = data["fairness"]["band"]
+    n_seats = len(manifest["players"])
+    parts = [
+        f'<h3>Win rate by seat</h3><div class="scroll"><table id="{prefix}seats-table"><thead><tr><th>seat</th>'
+        '<th class="l">player</th><th>wins</th><th>games</th><th>win rate (95% CI)</th><th>fairness band</th>'
+        "<th>verdict</th></tr></thead><tbody>"
+    ]
+    for s in p["seats"]:
+        v = band_verdict(s["ci95"], band)
+        parts.append(_row(
+            _cell(str(s["seat"])), _cell(s["player"], cls="l"), _cell(_n(s["wins"])), _cell(_n(s["games"])),
+            _cell(fmt.percent_ci(s["win_rate"], s["ci95"]), v), _cell(fmt.band(*band)), _cell(v, v),
+        ))
+    nw = p["no_winner_rate"]
+    parts.append(_row(
+        _cell("–"), _cell("no winner", cls="l"), _cell(_n(p["no_winner"])), _cell(_n(p["games"])),
+        _cell(fmt.percent_ci(nw["rate"], nw["ci95"])), _cell(""), _cell(""),
+    ))
+    parts.append("</tbody></table></div>")
+    if len(manifest["strategies"]) > 1 or manifest["rotate_seats"]:
+        parts.append(
+            f'<h3>Win rate by player</h3><div class="scroll"><table id="{prefix}players-table"><thead><tr>'
+            '<th class="l">player</th><th>seats</th><th>games</th><th>wins</th><th>win rate (95% CI)</th>'
+            "<th>fair share</th><th>its band</th><th>verdict</th></tr></thead><tbody>"
+        )
+        for row, pb in zip(p["strategies"], data["fairness"]["players"]):
+            v = band_verdict(row["ci95"], pb["band"])
+            parts.append(_row(
+                _cell(row["player"], cls="l"), _cell(seats_held(pb["seats"], n_seats)), _cell(_n(row["games"])),
+                _cell(_n(row["wins"])), _cell(fmt.percent_ci(row["win_rate"], row["ci95"]), v),
+                _cell(fmt.percent(pb["fair_share"])), _cell(fmt.band(*pb["band"])), _cell(v, v),
+            ))
+        parts.append("</tbody></table></div>")
+    parts.append(
+        f'<h3>How games end</h3><div class="scroll"><table id="{prefix}reasons-table"><thead><tr>'
+        '<th class="l">end reason</th><th>games</th><th>share (95% CI)</th></tr></thead><tbody>'
+    )
+    for r in manifest["end_reasons"]:
+        sh = p["end_reason_shares"][r]
+        parts.append(_row(_cell(r, cls="l"), _cell(_n(p["end_reasons"][r])), _cell(fmt.percent_ci(sh["share"], sh["ci95"]))))
+    parts.append("</tbody></table></div>")
+    t = p["turns"]
+    mean = f"{t['mean']:.2f} ({t['mean_ci95'][0]:.2f}–{t['mean_ci95'][1]:.2f})"
+    median = f"{t['median']} ({t['median_ci95'][0]}–{t['median_ci95'][1]})"
+    parts.append(
+        f'<h3>Game length</h3><div class="scroll"><table id="{prefix}length-table"><thead><tr><th>games</th>'
+        "<th>mean (95% CI)</th><th>median (95% CI)</th><th>p10</th><th>p90</th><th>min</th><th>max</th></tr></thead>"
+        "<tbody>"
+        + _row(_cell(_n(p["games"])), _cell(mean), _cell(median), _cell(str(t["p10"])), _cell(str(t["p90"])),
+               _cell(str(t["min"])), _cell(str(t["max"])))
+        + "</tbody></table></div>"
+    )
+    return "".join(parts)
+
+
+def changed_rules(data: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:
+    """``(name, value, default)`` of every rule that differs from the game's default (swept ones aside)."""
     info = data["param_info"]
     swept = set(data["swept"])
+    out = []
+    for name, value in data["rules"].items():
+        default = info.get(name, {}).get("default")
+        if name not in swept and default is not None and default != value:
+            out.append((name, value, default))
+    return out
+
+
+def _rules_section(data: Mapping[str, Any], prefix: str) -> str:
+    info = data["param_info"]
+    swept = set(data["swept"])
+    run = data["run"]
+    changed = changed_rules(data)
+    if changed:
+        lead = "Rules that differ from the game's defaults: " + ", ".join(
+            f"{n}={format_value(v)} (default {format_value(d)})" for n, v, d in changed
+        ) + "."
+    elif info:
+        lead = "Every rule not swept is at the game's default."
+    else:
+        lead = ""
+    board = run.get("board")
+    lead += (
+        f" Board: {board}" + (f" (sha256 {run['board_sha256'][:12]})" if run.get("board_sha256") else "") + "."
+        if board
+        else " Board: the game's default board."
+    )
+    if run.get("player_file"):
+        lead += f" Players from {run['player_file']}."
     rows = []
     for name, value in data["rules"].items():
         meaning = info.get(name, {}).get("meaning", "")
         shown = "swept" if name in swept else format_value(value)
         default = info.get(name, {}).get("default")
         mark = "" if name in swept or default is None or default == value else " (default " + format_value(default) + ")"
-        rows.append(f'<tr><td class="l"><code>{_e(name)}</code></td><td>{_e(shown + mark)}</td><td class="l">{_e(meaning)}</td></tr>')
+        cls = ' class="verdict-unsure"' if mark else ""
+        rows.append(f'<tr{cls}><td class="l"><code>{e(name)}</code></td><td>{e(shown + mark)}</td><td class="l">{e(meaning)}</td></tr>')
     return (
-        '<div class="scroll"><table id="rules-table"><thead><tr><th class="l">parameter</th><th>value</th>'
+        f'<p class="lede" id="{prefix}rules-changed">{e(lead.strip())}</p>'
+        f'<div class="scroll"><table id="{prefix}rules-table"><thead><tr><th class="l">parameter</th><th>value</th>'
         '<th class="l">meaning</th></tr></thead><tbody>' + "".join(rows) + "</tbody></table></div>"
     )
 
@@ -112,19 +197,17 @@ def title_of(data: Mapping[str, Any]) -> str:
     return f"{data['title']}: sweep of {', '.join(swept)}" if swept else f"{data['title']}: one rule set"
 
 
-def _head(title: str) -> list[str]:
-    return [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
-        f"<style>{_CSS}</style></head><body><main>",
-    ]
-
-
-def render_html(data: Mapping[str, Any], figures: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -> str:
-    parts = _head(title_of(data)) + render_body(data, figures, manifest)
-    parts.append("</main></body></html>\n")
+def render_html(
+    data: Mapping[str, Any],
+    figures: Sequence[Mapping[str, Any]],
+    manifest: Mapping[str, Any],
+    extra_sections: Sequence[Section] = (),
+    title: str | None = None,
+    lede: str | None = None,
+) -> str:
+    parts = head(title or title_of(data)) + render_body(data, figures, manifest, extra_sections=extra_sections,
+                                                        title=title, lede=lede)
+    parts.append(tail())
     return "\n".join(parts)
 
 
@@ -133,71 +216,111 @@ def render_set_html(
     lede: str,
     between: Sequence[Mapping[str, Any]],
     runs: Sequence[tuple[str, Mapping[str, Any], Sequence[Mapping[str, Any]], Mapping[str, Any]]],
+    summary: Mapping[str, Any],
 ) -> str:
-    """One page for a sweep played by several player lists: what changes between
-    them, then each list's whole report (its ids prefixed so they stay unique)."""
-    parts = _head(title)
-    parts.append(f'<header><h1>{_e(title)}</h1><p class="lede">{_e(lede)}</p></header>')
-    parts.append('<section id="between-players"><h2>Between players</h2><ul class="findings">')
-    parts += [f'<li class="{_e(f["kind"])}">{_e(f["text"])}</li>' for f in between]
-    parts.append("</ul></section>")
+    """One page for a sweep played by several player lists: the summary, what
+    changes between them, then each list's whole report (its ids prefixed
+    ``r<i>-``, so they stay unique and every reference resolves)."""
+    parts = head(title)
+    parts.append(f'<header><h1>{e(title)}</h1><p class="lede">{e(lede)}</p></header>')
+    parts.append(summary_box(summary["sentences"], summary["verdict"]))
+    entries = [("between-players", "Between players")] + [
+        (f"players-{i}", f"Players: {label}") for i, (label, *_rest) in enumerate(runs)
+    ]
+    parts.append(toc(entries))
+    parts.append('<section id="between-players"><h2>Between players</h2>')
+    parts.append(findings_list(between))
+    parts.append("</section>")
     for i, (label, data, figures, manifest) in enumerate(runs):
-        body = "\n".join(render_body(data, figures, manifest))
-        body = body.replace(' id="', f' id="r{i}-').replace("<h1>", "<h2>").replace("</h1>", "</h2>")
-        parts.append(f'<section class="players-run" id="players-{i}"><h2>Players: {_e(label)}</h2>{body}</section>')
-    parts.append("</main></body></html>\n")
+        body = "\n".join(render_body(data, figures, manifest, prefix=f"r{i}-", level=3, title=f"Players: {label}"))
+        parts.append(f'<section class="players-run" id="players-{i}">{body}</section>')
+    parts.append(tail())
     return "\n".join(parts)
 
 
-def render_body(data: Mapping[str, Any], figures: Sequence[Mapping[str, Any]], manifest: Mapping[str, Any]) -> list[str]:
+def _sid(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", text)
+
+
+def render_body(
+    data: Mapping[str, Any],
+    figures: Sequence[Mapping[str, Any]],
+    manifest: Mapping[str, Any],
+    *,
+    prefix: str = "",
+    level: int = 2,
+    own_toc: bool = True,
+    extra_sections: Sequence[Section] = (),
+    title: str | None = None,
+    lede: str | None = None,
+) -> list[str]:
+    """The parts of a report page inside ``<main>``: every id starts with ``prefix``;
+    ``level`` is the heading level of its sections (3 inside a page of several reports)."""
     run = data["run"]
-    title = title_of(data)
+    title = title or title_of(data)
     players = ", ".join(run["players"]) + (" (seats rotated)" if run["rotate_seats"] else "")
-    lede = (
-        f"{data['points_finished']:,} point{'s' if data['points_finished'] != 1 else ''} × "
-        f"{run['games_per_point']:,} games, players {players}, seed {run['seed']}. "
-        "Every figure carries its 95% interval; the same games (seeds) are played at every point."
-    )
-    parts = [
-        f"<header><h1>{_e(title)}</h1><p class=\"lede\">{_e(lede)}</p></header>",
-        '<section id="findings"><h2>Findings</h2><ul class="findings">',
-    ]
-    parts += [f'<li class="{_e(f["kind"])}">{_e(f["text"])}</li>' for f in data["findings"]]
-    parts.append("</ul></section>")
-    section = None
-    for k, f in enumerate(figures):
-        if f["section"] != section:
-            if section is not None:
-                parts.append("</section>")
-            section = f["section"]
-            sid = re.sub(r"[^A-Za-z0-9_-]+", "-", section)
-            parts.append(f'<section id="sec-{_e(sid)}"><h2>{_e(section)}</h2>')
-        parts.append(
-            f'<figure id="fig-{_e(f["id"])}">{f["svg"]}'
-            f"<figcaption><b>{_e(f['title'])}.</b> {_e(f['caption'])}</figcaption></figure>"
+    if lede is None:
+        lede = (
+            f"{data['points_finished']:,} point{'s' if data['points_finished'] != 1 else ''} × "
+            f"{run['games_per_point']:,} games, players {players}, seed {run['seed']}. "
+            "Every figure carries its 95% interval; the same games (seeds) are played at every point."
         )
-    if section is not None:
-        parts.append("</section>")
-    parts.append('<section id="points"><h2>Every point</h2>')
-    parts.append(
-        "<p class=\"lede\">Win rates and end-reason shares with 95% Wilson intervals; mean length with its 95% "
-        "interval; median with a distribution-free 95% interval.</p>"
+    h, hn = f"h{level}", f"h{level - 1}"
+    sections: list[Section] = []
+    rules = [BAND_RULE] + ([FAIREST_RULE] if data["points_finished"] > 1 else [])
+    sections.append(
+        (
+            f"{prefix}findings",
+            "Findings",
+            findings_list(data["findings"]) + "".join(f'<p class="rule">{e(r)}</p>' for r in rules),
+        )
     )
-    parts.append(_table(data, manifest))
-    parts.append("</section>")
-    parts.append('<section id="rules"><h2>Rules played</h2>')
-    parts.append(_rules_table(data))
-    parts.append("</section>")
+    by_section: dict[str, list[str]] = {}
+    for f in figures:
+        by_section.setdefault(f["section"], []).append(
+            f'<figure id="{prefix}fig-{e(f["id"])}">{f["svg"]}'
+            f"<figcaption><b>{e(f['title'])}.</b> {e(f['caption'])}</figcaption></figure>"
+        )
+    for section, items in by_section.items():
+        sections.append((f"{prefix}sec-{_sid(section)}", section[:1].upper() + section[1:], "".join(items)))
+    sections += list(extra_sections)
+    if data["points_finished"] == 1 and not data["swept"]:
+        sections.append(
+            (f"{prefix}points", "Every figure",
+             '<p class="lede">Win rates and end-reason shares with 95% Wilson intervals; mean length with its 95% '
+             "interval; median with a distribution-free 95% interval. A win rate is coloured by its verdict against "
+             "its band.</p>" + _single_tables(data, manifest, prefix))
+        )
+    else:
+        sections.append(
+            (f"{prefix}points", "Every point",
+             '<p class="lede">Win rates and end-reason shares with 95% Wilson intervals (a win rate coloured by its '
+             "verdict against its band); mean length with its 95% interval; median with a distribution-free 95% "
+             "interval.</p>" + _table(data, manifest, prefix))
+        )
+    sections.append((f"{prefix}rules", "Rules played", _rules_section(data, prefix)))
     versions = ", ".join(f"{k} {v}" for k, v in (run.get("versions") or {}).items())
     resumed = len(run.get("sessions") or [])
-    parts.append(
-        '<footer id="reproduce"><h3>Reproduce</h3>'
-        f"<pre>{_e(run.get('command') or '')}</pre>"
-        f"<p>Seed {_e(run['seed'])} · {_e(run['games_per_point'])} games per point · "
-        f"versions: {_e(versions)} · commit {_e(run.get('commit') or 'unknown')} · "
-        f"created {_e(run.get('created') or '')}"
+    footer = (
+        f'<footer id="{prefix}reproduce"><h3>Reproduce</h3>'
+        f"<pre>{e(run.get('command') or '')}</pre>"
+        f"<p>Seed {e(run['seed'])} · {e(run['games_per_point'])} games{' per point' if data['swept'] else ''} · "
+        f"versions: {e(versions)} · commit {e(run.get('commit') or 'unknown')} · "
+        f"created {e(run.get('created') or '')}"
         + (f" · played in {resumed} sessions (resumed)" if resumed > 1 else "")
-        + (f" · board sha256 {_e(run['board_sha256'][:12])}" if run.get("board_sha256") else "")
-        + ". Same command, same numbers: game g uses the random stream of (seed, g) at every point.</p></footer>"
+        + (f" · board sha256 {e(run['board_sha256'][:12])}" if run.get("board_sha256") else "")
+        + ". Same command, same numbers: game g uses the random stream of (seed, g)"
+        + (" at every point" if data["swept"] else "")
+        + ".</p></footer>"
     )
+    s = data["summary"]
+    parts = [
+        f'<header><{hn}>{e(title)}</{hn}><p class="lede">{e(lede)}</p></header>',
+        summary_box(s["sentences"], s["verdict"], f"{prefix}summary"),
+    ]
+    if own_toc:
+        parts.append(toc([(i, t) for i, t, _ in sections] + [(f"{prefix}reproduce", "Reproduce")], f"{prefix}contents"))
+    for sid, stitle, body in sections:
+        parts.append(f'<section id="{e(sid)}"><{h}>{e(stitle)}</{h}>{body}</section>')
+    parts.append(footer)
     return parts

@@ -12,7 +12,7 @@ from typing import Any
 
 from balance.errors import UserError
 from balance.report.data import report_data
-from balance.report.figures import _RC, build_figures, svg_inline
+from balance.report.figures import _RC, build_figures, png_figure, png_set_figure, svg_inline
 from balance.report.page import render_html
 
 
@@ -67,16 +67,19 @@ def report(
     atomic_write_bytes(json_path, (json.dumps(_finite(data), indent=1, default=json_default) + "\n").encode("utf-8"))
     png_path = None
     if png is not None:
-        import matplotlib
-
         png_path = Path(png)
-        buf = io.BytesIO()
-        main_figure = figures[0]["figure"]
-        main_figure.suptitle(f"{data['title']}: {figures[0]['title'].lower()}", fontsize=12)
-        with matplotlib.rc_context(_RC):
-            main_figure.savefig(buf, format="png", dpi=150, metadata={"Software": None})
-        atomic_write_bytes(png_path, buf.getvalue())
+        atomic_write_bytes(png_path, _png_bytes(lambda: png_figure(data, manifest)))
     return ReportResult(out_path, json_path, png_path, data)
+
+
+def _png_bytes(make: Any) -> bytes:
+    """A stand-alone figure as a 150 dpi PNG (no timestamp: same data, same bytes)."""
+    import matplotlib
+
+    buf = io.BytesIO()
+    with matplotlib.rc_context(_RC):
+        make().savefig(buf, format="png", dpi=150, metadata={"Software": None})
+    return buf.getvalue()
 
 
 def _finite(value: Any) -> Any:
@@ -117,7 +120,7 @@ def report_set(
         data = report_data(manifest, aggregates, band)
         figures = build_figures(data, manifest)
         for k, f in enumerate(figures):
-            f["svg"] = svg_inline(f["figure"], f"r{i}f{k}", f["title"])
+            f["svg"] = svg_inline(f["figure"], f"r{i}-f{k}", f["title"])
         runs.append((label, data, figures, manifest))
         datas.append(data)
     between = between_players(labels, datas)
@@ -126,11 +129,13 @@ def report_set(
         "Players: " + "; ".join(labels) + ". Every list plays the same games (seeds) at every point, so differences "
         "between lists are the players', not the dice's. Every figure carries its 95% interval."
     )
-    page = render_set_html(title, lede, between, runs)
+    summary = set_summary(labels, datas, between)
+    page = render_set_html(title, lede, between, runs, summary)
     twin = {
         "kind": "sweep-set",
         "title": title,
         "players": meta["players"],
+        "summary": summary,
         "between_players": between,
         "findings": between,
         "runs": [dict(d, figures=[{"id": f["id"], "title": f["title"]} for f in r[2]]) for d, r in zip(datas, runs)],
@@ -140,12 +145,23 @@ def report_set(
     atomic_write_bytes(json_path, (json.dumps(_finite(twin), indent=1, default=json_default) + "\n").encode("utf-8"))
     png_path = None
     if png is not None:
-        import matplotlib
-
         png_path = Path(png)
-        buf = io.BytesIO()
-        main_figure = runs[0][2][0]["figure"]
-        with matplotlib.rc_context(_RC):
-            main_figure.savefig(buf, format="png", dpi=150, metadata={"Software": None})
-        atomic_write_bytes(png_path, buf.getvalue())
+        atomic_write_bytes(png_path, _png_bytes(lambda: png_set_figure([(label, d, m) for label, d, _f, m in runs])))
     return ReportResult(out_path, json_path, png_path, twin)
+
+
+def set_summary(labels: list[str], datas: list[dict[str, Any]], between: list[dict[str, Any]]) -> dict[str, Any]:
+    """The summary box of a sweep played by several player lists: whether a
+    finding changes sign between them, then each list's own first sentence."""
+    from balance.report.html import worst
+
+    signs = [f for f in between if f["kind"] == "sign"]
+    if signs:
+        first = (
+            f"{len(signs)} finding{'s change' if len(signs) != 1 else ' changes'} sign between the player lists "
+            f"({'; '.join(labels)}): {signs[0]['text']}"
+        )
+    else:
+        first = f"No finding changes sign between the player lists ({'; '.join(labels)})."
+    sentences = [first] + [d["summary"]["sentences"][0] for d in datas]
+    return {"sentences": sentences, "verdict": worst([d["summary"]["verdict"] for d in datas])}

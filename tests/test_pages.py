@@ -89,9 +89,24 @@ def call(capsys, *argv):
 
 
 @pytest.fixture(scope="module")
-def pages(dicerace, tmp_path_factory):
-    """Every kind of page, from small runs of the toy game."""
-    from balance.api import report, run, run_report, sweep, tournament
+def pages(sweep_pages, run_page):
+    return {**sweep_pages, "run": run_page}
+
+
+@pytest.fixture(scope="module")
+def run_page(dicerace, tmp_path_factory):
+    """balance run --report, four seats: plain and cautious in two each."""
+    from balance.api import run, run_report
+
+    d = tmp_path_factory.mktemp("runpage")
+    r = run("dicerace", games=800, players="plain,plain,cautious,cautious", rotate_seats=True, seed=4)
+    return run_report(r, d / "run.html").html
+
+
+@pytest.fixture(scope="module")
+def sweep_pages(dicerace, tmp_path_factory):
+    """The sweep pages and the tournament page, from small runs of the toy game."""
+    from balance.api import report, sweep, tournament
     from balance.sweep import sweep_set
 
     d = tmp_path_factory.mktemp("pages")
@@ -107,8 +122,6 @@ def pages(dicerace, tmp_path_factory):
     out["several-lists"] = lists.report
     t = tournament("dicerace", players="plain,cautious", games=200, out=d / "tour")
     out["tournament"] = t.html
-    r = run("dicerace", games=800, players="plain,plain,cautious,cautious", rotate_seats=True, seed=4)
-    out["run"] = run_report(r, d / "run.html").html
     return out
 
 
@@ -139,15 +152,22 @@ KINDS = ["sweep", "two-parameter", "several-lists", "tournament", "run", "check"
 
 
 @pytest.fixture(params=KINDS)
-def page(request, pages, check_page):
-    path = check_page if request.param == "check" else pages[request.param]
-    return request.param, path, parse(path)
+def page(request):
+    kind = request.param
+    path = (
+        request.getfixturevalue("check_page") if kind == "check"
+        else request.getfixturevalue("run_page") if kind == "run"
+        else request.getfixturevalue("sweep_pages")[kind]
+    )
+    return kind, path, parse(path)
 
 
 @pytest.fixture(params=[k for k in KINDS if k != "check"])
-def plotted(request, pages):
+def plotted(request):
     """The pages with plots (the check page has tables only)."""
-    return request.param, pages[request.param], parse(pages[request.param])
+    kind = request.param
+    path = request.getfixturevalue("run_page") if kind == "run" else request.getfixturevalue("sweep_pages")[kind]
+    return kind, path, parse(path)
 
 
 def _refs(tree: Tree, raw: str) -> set[str]:
@@ -285,7 +305,8 @@ def test_finding_colours_are_the_twins_verdicts(pages):
                 assert f["verdict"] == "good"  # "every seat inside the band" is good news, in green
 
 
-def test_a_sweep_of_several_lists_draws_every_interval(pages):
+def test_a_sweep_of_several_lists_draws_every_interval(sweep_pages):
+    pages = sweep_pages
     """Issue 19, defect 1: with several --players lists every SVG reference pointed at
     nothing (ids r0-r0f0-…, references #r0f0-…): no bands, no markers."""
     tree = parse(pages["several-lists"])
@@ -307,7 +328,8 @@ def _png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", head[16:24])
 
 
-def test_stand_alone_pngs_keep_their_context(pages, dicerace):
+def test_stand_alone_pngs_keep_their_context(sweep_pages, dicerace):
+    pages = sweep_pages
     """Issue 19, defect 13: the two-parameter PNG says what it pools over; the PNG of
     several lists shows every list, one titled panel each."""
     from balance.report.data import report_data
@@ -334,7 +356,8 @@ def test_stand_alone_pngs_keep_their_context(pages, dicerace):
     assert w1 == w2 and h2 > 1.6 * h1
 
 
-def test_the_run_page_judges_each_player_against_its_own_fair_share(pages):
+def test_the_run_page_judges_each_player_against_its_own_fair_share(run_page):
+    pages = {"run": run_page}
     """Issue 19, defect 5: a player in two of four seats has a fair share of 50%, not 25%."""
     twin = json.loads(pages["run"].with_suffix(".json").read_text())
     assert twin["kind"] == "run"

@@ -90,7 +90,8 @@ class Comparison:
         text = f"{self.name} {moved} ({d}{unit}, 95% CI {lo} to {hi}; adjusted p {fmt.p_value(self.p_adjusted)})"
         tol = fmt.difference(self.kind, self.tolerance, sign=False) + unit
         if self.verdict == "regression":
-            return f"{text}: outside tolerance ±{tol}" + (f", away from its target {self._target()}" if self.target else "")
+            away = self.target is not None and _distance(self.now.value, self.target) > _distance(self.baseline.value, self.target)
+            return f"{text}: outside tolerance ±{tol}" + (f", away from its target {self._target()}" if away else "")
         if self.verdict == "toward target":
             return (
                 f"{text}: beyond tolerance ±{tol}, toward its target {self._target()}; "

@@ -342,3 +342,29 @@ def test_run_prints_each_players_fair_share(dicerace, capsys):
     assert "fair share" in table
     rows = {line.split("│")[1].strip(): line.split("│")[-2].strip() for line in table.splitlines() if line.count("│") > 2}
     assert rows == {"plain": "75.0%", "cautious": "25.0%"}
+
+
+def test_each_player_gets_its_own_band_when_the_shares_differ(dicerace, tmp_path):
+    """plain in two of three seats: its fair share is 2/3 and its band is drawn around it,
+    apart from cautious's 1/3 (one grey band for one seat would judge plain wrongly)."""
+    run = sweep("dicerace", params={"first_bonus": "0,1"}, games=300, players="plain,cautious,plain",
+                rotate_seats=True, out=tmp_path / "run")
+    res = report(run.out)
+    bands = {b["player"]: b for b in res.data["fairness"]["players"]}
+    assert bands["plain"]["fair_share"] == pytest.approx(2 / 3) and bands["cautious"]["fair_share"] == pytest.approx(1 / 3)
+    assert bands["plain"]["band"] == pytest.approx([0.6, 2 / 3 * 1.1])
+    texts = [f["text"] for f in res.data["findings"] if f["kind"] == "player"]
+    assert any(t.startswith("Player plain (2 of 3 seats: fair share 66.7%, band 60–73.33%)") for t in texts), texts
+    page = res.html.read_text()
+    figure = page.split('id="fig-win-player-first_bonus"')[1].split("</figure>")[0]
+    assert 'id="f1-fair-band-0"' in figure and 'id="f1-fair-band-1"' in figure
+    assert "fair share 66.7%: 2 of 3 seats" in figure
+
+
+def test_when_no_point_is_clearly_fairer_the_report_says_so():
+    aggs = {0: _agg(5010, 4990, 0), 1: _agg(4990, 5010, 0), 2: _agg(5030, 4970, 0)}
+    data = report_data(_manifest(), aggs)
+    [f] = [f for f in data["findings"] if f["kind"] == "fairest"]
+    assert f["candidates"] == [0, 1, 2] and f["verdict"] == "unsure"
+    assert f["text"].startswith("No point is clearly fairer than the others: all 3 are within noise")
+    assert "no point is clearly fairer than the others" in data["summary"]["sentences"][1]

@@ -328,25 +328,27 @@ def render_html(report: Any) -> str:
         parts.append(f'<p class="lede">{e(_header(r))}.</p>')
         lines = ([_changed_line(r)] if _changed_line(r) else []) + notes(r)
         parts += [f'<p class="rule">{e(x[:1].upper() + x[1:])}.</p>' for x in lines]
+        # The verdict next to the metric, so that it shows on a narrow screen before any scrolling.
+        order = [0, 5, 3, 1, 2, 4]
         parts.append('<div class="scroll"><table id="metrics-' + str(i) + '"><thead><tr>'
-                     + "".join(f'<th class="{"l" if h in ("metric", "verdict") else ""}">{e(h)}</th>' for h in _HEAD)
+                     + "".join(f'<th class="{"l" if k in (0, 5) else ""}">{e(_HEAD[k])}</th>' for k in order)
                      + "</tr></thead><tbody>")
         for c in r.comparisons:
             cells = _row(c)
             cls = VERDICT_CLASS[c.verdict]
-            tds = "".join(f'<td class="l">{e(x)}</td>' if k == 0 else f"<td>{e(x)}</td>" for k, x in enumerate(cells[:-1]))
-            tds += f'<td class="l verdict-{cls}">{e(cells[-1])}</td>'
+            tds = f'<td class="l">{e(cells[0])}</td><td class="l verdict-{cls}">{e(cells[5])}</td>'
+            tds += "".join(f"<td>{e(cells[k])}</td>" for k in order[2:])
             parts.append(f'<tr class="verdict-{cls}" title="{e(c.sentence())}">{tds}</tr>')
         parts.append("</tbody></table></div>")
         if r.targets:
             parts.append(f'<h3>Targets</h3><div class="scroll"><table id="targets-{i}"><thead><tr>'
-                         + "".join(f'<th class="{"l" if h in ("target", "verdict") else ""}">{e(h)}</th>' for h in _THEAD)
-                         + "</tr></thead><tbody>")
+                         '<th class="l">target</th><th class="l">verdict</th><th>now (95% CI)</th><th>band</th>'
+                         "</tr></thead><tbody>")
             for t in r.targets:
                 cells = _target_row(t)
                 cls = TARGET_CLASS[t.verdict]
-                tds = f'<td class="l">{e(cells[0])}</td><td>{e(cells[1])}</td><td>{e(cells[2])}</td>'
-                tds += f'<td class="l verdict-{cls}">{e(cells[3])}</td>'
+                tds = f'<td class="l">{e(cells[0])}</td><td class="l verdict-{cls}">{e(cells[3])}</td>'
+                tds += f"<td>{e(cells[2])}</td><td>{e(cells[1])}</td>"
                 parts.append(f'<tr class="verdict-{cls}" title="{e(t.sentence())}">{tds}</tr>')
             parts.append("</tbody></table></div>")
         said = [("bad", f"REGRESSION: {c.sentence()}") for c in r.regressions]

@@ -29,7 +29,7 @@ from typing import Any
 
 from balance import format as fmt
 from balance.format import format_value
-from balance.report.findings import where
+from balance.report.findings import seats_held, where
 
 _SEAT_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 _REASON_COLORS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c")
@@ -99,12 +99,6 @@ def player_bands(data: Mapping[str, Any]) -> list[dict[str, Any]]:
     return list(data["fairness"].get("players") or [])
 
 
-def _seats_held(held: float, n_seats: int) -> str:
-    k = int(round(held))
-    text = str(k) if abs(held - k) < 1e-9 else f"{held:.2f}"
-    return f"{text} of {n_seats} seat{'s' if n_seats != 1 else ''}"
-
-
 def fig_win_rate(
     data: Mapping[str, Any], axis: Mapping[str, Any], by: str, manifest: Mapping[str, Any], ax: Any = None,
     prefix: str = "",
@@ -138,7 +132,7 @@ def fig_win_rate(
             span = ax.axhspan(100 * b["band"][0], 100 * b["band"][1], color=color, alpha=0.08, lw=0)
             span.set_gid(f"{prefix}fair-band-{j}")
             ax.axhline(100 * b["fair_share"], color=color, lw=0.8, ls=":")
-            label += f" (fair share {fmt.percent(b['fair_share'])}: {_seats_held(b['seats'], len(manifest['players']))})"
+            label += f" (fair share {fmt.percent(b['fair_share'])}: {seats_held(b['seats'], len(manifest['players']))})"
         if numeric and len(xs) > 1:
             band = ax.fill_between(xs, los, his, color=color, alpha=0.2, lw=0)
             (line,) = ax.plot(xs, rates, marker="o", ms=4, color=color, label=label)
@@ -246,7 +240,7 @@ def fig_rates_single(data: Mapping[str, Any], point: Mapping[str, Any], by: str,
         color = _SEAT_COLORS[j % len(_SEAT_COLORS)]
         blo, bhi = bands[j]["band"] if bands else (lo, hi)
         span = ax.fill_betweenx([y - 0.4, y + 0.4], 100 * blo, 100 * bhi, color="#999999", alpha=0.2, lw=0,
-                                label=None if j else "fairness band (its fair share ± 10%)")
+                                label=None if j else ("fairness band" if by == "seats" else "its fairness band"))
         span.set_gid(f"fair-band-{j}")
         rate, (clo, chi) = 100 * row["win_rate"], row["ci95"]
         cont = ax.errorbar([rate], [y], xerr=[[rate - 100 * clo], [100 * chi - rate]], marker="o", ms=6, capsize=4,
@@ -256,7 +250,7 @@ def fig_rates_single(data: Mapping[str, Any], point: Mapping[str, Any], by: str,
         cont.lines[2][0].set_gid(f"s-{key}-band")
         label = f"seat {row['seat']} ({row['player']})" if by == "seats" else row["player"]
         fair = bands[j]["fair_share"] if bands else data["fairness"]["fair_share"]
-        extra = f" ({_seats_held(bands[j]['seats'], len(manifest['players']))})" if bands else ""
+        extra = f" ({seats_held(bands[j]['seats'], len(manifest['players']))})" if bands else ""
         tips[f"s-{key}-line"] = [
             f"{label}{extra}: {fmt.percent_ci(row['win_rate'], row['ci95'])} of {row['games']:,} games; "
             f"fair share {fmt.percent(fair)}, band {fmt.band(blo, bhi)}"
@@ -266,11 +260,11 @@ def fig_rates_single(data: Mapping[str, Any], point: Mapping[str, Any], by: str,
         if by == "seats":
             labels.append(f"seat {row['seat']} ({row['player']})")
         else:
-            labels.append(f"{row['player']} ({_seats_held(bands[j]['seats'], len(manifest['players']))})" if bands else row["player"])
+            labels.append(f"{row['player']} ({seats_held(bands[j]['seats'], len(manifest['players']))})" if bands else row["player"])
     ax.set_yticks(ys, labels)
     ax.set_xlabel("win rate (%), 95% Wilson interval" if by == "seats" else "win rate in its games (%), 95% Wilson interval")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="lower right", fontsize=9, frameon=False)
+    ax.legend(loc="best", fontsize=9, frameon=False)
     return fig
 
 
@@ -474,13 +468,13 @@ def build_figures(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[
     bands = player_bands(data)
     own_share = bool(bands) and len({round(b["fair_share"], 9) for b in bands}) > 1
     player_band = (
-        " Each player's band is its own fair share (the seats it holds over the seats) ± 10%."
+        " Each player's band is around its own fair share (the seats it holds over the seats)."
         if own_share
         else " Grey: the fairness band."
     )
     with matplotlib.rc_context(_RC):
         if not data["by_axis"]:
-            _single_figures(figs, data, manifest, several_players, player_band)
+            _single_figures(figs, data, manifest, several_players)
         for axis in data["by_axis"]:
             name = axis["name"]
             pooled = f" Pooled over {', '.join(axis['pooled_over'])}." if axis["pooled_over"] else ""
@@ -576,9 +570,7 @@ def build_figures(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[
     return figs
 
 
-def _single_figures(
-    figs: list[dict[str, Any]], data: Mapping[str, Any], manifest: Mapping[str, Any], several: bool, player_band: str
-) -> None:
+def _single_figures(figs: list[dict[str, Any]], data: Mapping[str, Any], manifest: Mapping[str, Any], several: bool) -> None:
     """The figures of one rule set (a run, or a sweep of one point)."""
     p = data["points"][0]
     n = f"{p['games']:,} games."
@@ -597,8 +589,8 @@ def _single_figures(
                 "id": "win-player-point",
                 "section": "win rates",
                 "title": "Win rate by player",
-                "caption": f"Share of the games each player takes part in that it wins, with 95% Wilson intervals."
-                f"{player_band.replace('Grey: the fairness band.', 'Grey: its fairness band.')} {n}",
+                "caption": "Share of the games each player takes part in that it wins, with 95% Wilson intervals. "
+                f"Grey: each player's fairness band, around its fair share (the seats it holds over the seats). {n}",
                 "figure": fig_rates_single(data, p, "strategies", manifest),
             }
         )

@@ -220,12 +220,14 @@ def power(ctx: Context) -> list[Finding]:
     change = detectable_shift(n, ctx.fair, two_sample=True)
     text = (
         f"Power: at {n:,} games{' a point' if ctx.multi else ''}, a seat whose win rate differs from its fair share "
-        f"{fmt.percent(ctx.fair)} by less than {fmt.points(edge, 1, sign=False)} points would usually not show "
-        f"(say, a first seat winning {fmt.percent(ctx.fair + edge, 1)} where {fmt.percent(ctx.fair, 1)} is fair)"
+        f"{fmt.percent(ctx.fair)} by less than {fmt.points(edge, 1, sign=False)} points would usually not show"
     )
     if ctx.multi:
         text += f", nor a change between two points smaller than {fmt.points(change, 1, sign=False)} points"
-    text += f" (two-sided 95% test, {POWER:.0%} power): 'no clear change' below means no change that large."
+    text += (
+        f" (two-sided 95% test, {POWER:.0%} power; say, a first seat winning {fmt.percent(ctx.fair + edge, 1)} "
+        f"where {fmt.percent(ctx.fair, 1)} is fair): 'no clear change' below means no change that large."
+    )
     return [
         {
             "kind": "power",
@@ -273,7 +275,7 @@ def fairness(ctx: Context) -> list[Finding]:
                 if 1 < len(outside) <= 5 and len(outside) < total:
                     text += " (" + _names(outside) + ")"
             if unsure:
-                text += f"; cannot tell at {len(unsure)}" + (f" ({_names(unsure)})" if multi else "")
+                text += f"; cannot tell at {len(unsure)}" + (f" ({_names(unsure)})" if multi and len(unsure) <= 5 else "")
             verdict = BAD
         else:
             text = f"{label} wins {rate}" + (f" at {where(worst['params'])}" if multi else "")
@@ -281,8 +283,10 @@ def fairness(ctx: Context) -> list[Finding]:
                 f": cannot tell whether it is inside the {band_text} fairness band (its 95% interval reaches across "
                 "an edge; more games would tell)"
             )
-            if multi:
-                text += f"; cannot tell at {len(unsure)} of {total} points ({_names(unsure)})"
+            if multi and len(unsure) == total:
+                text += f"; cannot tell at all {total} points"
+            elif multi:
+                text += f"; cannot tell at {len(unsure)} of {total} points" + (f" ({_names(unsure)})" if len(unsure) <= 5 else "")
             verdict = UNSURE
         if multi and inside:
             text += f"; inside at {len(inside)}"
@@ -372,6 +376,14 @@ def fairest(ctx: Context) -> list[Finding]:
             f"{fmt.percent(fair)} ({seats}); every other point is clearly less fair."
         )
         verdict = INFO
+    elif others == 0:
+        listed = "; ".join(_candidate_text(p, fair) for p in candidates[:3])
+        text = (
+            f"No point is clearly fairer than the others: all {len(ctx.points)} are within noise of the best by "
+            f"estimate (the closest: {listed}). At {ctx.games_text()} they cannot be told apart, so which one comes "
+            "first changes with the seed; more games, or values further apart, would tell."
+        )
+        verdict = UNSURE
     else:
         listed = "; ".join(_candidate_text(p, fair) for p in candidates[:6])
         more = len(candidates) - 6
@@ -380,8 +392,7 @@ def fairest(ctx: Context) -> list[Finding]:
             + (f"; and {more} more" if more > 0 else "")
             + f". At {ctx.games_text()} they cannot be told apart, so which one comes first (now "
             f"{where(best['params'])}, every seat within {fmt.points(gap, sign=False)} points of {fmt.percent(fair)}) "
-            "changes with the seed"
-            + (f"; the other {others} point{'s are' if others != 1 else ' is'} clearly less fair." if others else ".")
+            f"changes with the seed; the other {others} point{'s are' if others != 1 else ' is'} clearly less fair."
         )
         verdict = UNSURE
     return [
@@ -674,12 +685,17 @@ def summary(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> dict[str, A
         first += f" ({p['games']:,} games)."
         sentences.append(first)
         outside_players = [f for f in found if f["kind"] == "player" and f["verdict"] == BAD]
-        for f in outside_players[:2]:
-            r = f["highest"]
+        if outside_players:
+            listed = [
+                f"{f['player']} ({seats_held(f['seats'], len(manifest['players']))}) wins "
+                f"{fmt.percent_ci(f['highest']['win_rate'], f['highest']['ci95'])} of its games against a fair share "
+                f"of {fmt.percent(f['fair_share'])}"
+                for f in outside_players
+            ]
+            one = len(listed) == 1
             sentences.append(
-                f"Player {f['player']} ({seats_held(f['seats'], len(manifest['players']))}) wins "
-                f"{fmt.percent_ci(r['win_rate'], r['ci95'])} of its games against a fair share of "
-                f"{fmt.percent(f['fair_share'])}."
+                "Outside " + ("its" if one else "their") + " own fairness band" + ("" if one else "s") + ": "
+                + "; ".join(listed) + "."
             )
     else:
         total = len(points)
@@ -708,7 +724,9 @@ def summary(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> dict[str, A
             x = _worst_seat(best, data["fairness"]["fair_share"])
             n_c = len(fair_f["candidates"])
             text = f"Fairest: {where(best['params'])} (worst seat {x['seat']}: {fmt.percent_ci(x['win_rate'], x['ci95'])})"
-            if n_c > 1:
+            if n_c == len(points):
+                text += ", but no point is clearly fairer than the others (all within noise)"
+            elif n_c > 1:
                 text += f", within noise of {n_c - 1} other point{'s' if n_c > 2 else ''}"
             else:
                 text += ", clearly fairer than every other point"
@@ -720,4 +738,7 @@ def summary(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> dict[str, A
             "would not show."
         )
     verdict = {INSIDE: GOOD, OUTSIDE: BAD, CANNOT_TELL: UNSURE}
-    return {"sentences": sentences, "verdict": _worst([verdict[v] for v in by_point])}
+    verdicts = [verdict[v] for v in by_point]
+    if len(points) == 1 and any(f["kind"] == "player" and f["verdict"] == BAD for f in found):
+        verdicts.append(BAD)  # the box names a player outside its band
+    return {"sentences": sentences, "verdict": _worst(verdicts)}

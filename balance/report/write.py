@@ -164,4 +164,5 @@ def set_summary(labels: list[str], datas: list[dict[str, Any]], between: list[di
     else:
         first = f"No finding changes sign between the player lists ({'; '.join(labels)})."
     sentences = [first] + [d["summary"]["sentences"][0] for d in datas]
-    return {"sentences": sentences, "verdict": worst([d["summary"]["verdict"] for d in datas])}
+    verdicts = [d["summary"]["verdict"] for d in datas] + ([f["verdict"] for f in signs])
+    return {"sentences": sentences, "verdict": worst(verdicts)}

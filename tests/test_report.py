@@ -368,3 +368,17 @@ def test_when_no_point_is_clearly_fairer_the_report_says_so():
     assert f["candidates"] == [0, 1, 2] and f["verdict"] == "unsure"
     assert f["text"].startswith("No point is clearly fairer than the others: all 3 are within noise")
     assert "no point is clearly fairer than the others" in data["summary"]["sentences"][1]
+
+
+def test_no_sign_change_between_players_says_what_would_have_shown():
+    from balance.report.compare import between_players
+
+    point = {
+        "point": 0, "params": {"x": 1}, "games": 100,
+        "seats": [{"win_rate": 0.6, "ci95": [0.55, 0.65], "wins": 60, "games": 100},
+                  {"win_rate": 0.4, "ci95": [0.35, 0.45], "wins": 40, "games": 100}],
+        "end_reason_shares": {"a": {"share": 1.0, "ci95": [0.96, 1.0]}},
+    }
+    [note] = between_players(["p", "q"], [{"points": [point], "by_axis": []}] * 2)
+    assert note["kind"] == "note" and note["detectable_seat_edge"] == pytest.approx(0.14, abs=0.001)
+    assert "at 100 games a point, a seat edge smaller than 14.0 points would usually not show" in note["text"]

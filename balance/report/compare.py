@@ -129,13 +129,21 @@ def between_players(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -
     for f in found:
         f["verdict"] = "unsure"  # a finding that holds for one list and not another: read it with its players
     if not found:
+        from balance.summary import detectable_shift
+
         pairs = ", ".join(" and ".join(p) for p in itertools.combinations(labels, 2))
+        games = min(p["games"] for d in datas for p in d["points"])
+        fair = 1.0 / len(datas[0]["points"][0]["seats"])
+        edge = detectable_shift(games, fair)
         found.append(
             {
                 "kind": "note",
                 "verdict": "info",
                 "text": f"No finding changes sign between players ({pairs}): no seat's edge, trend along a swept "
-                "parameter or leading end reason is clearly one way under one list and the other way under another.",
+                "parameter or leading end reason is clearly one way under one list and the other way under another "
+                f"(at {games:,} games a point, a seat edge smaller than {fmt.points(edge, 1, sign=False)} points "
+                "would usually not show either way).",
+                "detectable_seat_edge": edge,
             }
         )
     return found

@@ -42,7 +42,11 @@ def _new_figure(width: float = WIDTH, height: float = 3.6) -> Any:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(width, height), layout="constrained")
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    # A little more margin than the default: a browser's font can be a hair wider than
+    # matplotlib's metrics, and an edge label (a colour bar's) must not be cut.
+    fig = Figure(figsize=(width, height), layout=ConstrainedLayoutEngine(w_pad=0.1, h_pad=0.06))
     FigureCanvasAgg(fig)  # the Agg canvas: no display, no pyplot state
     fig.tips = {}  # filled by the drawing functions, read by svg_inline
     return fig

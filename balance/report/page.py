@@ -38,14 +38,17 @@ def _cell(text: str, verdict: str | None = None, cls: str = "") -> str:
 
 def _table(data: Mapping[str, Any], manifest: Mapping[str, Any], prefix: str) -> str:
     n_seats = len(manifest["players"])
-    several = len(manifest["strategies"]) > 1
     band = data["fairness"]["band"]
     pbands = data["fairness"].get("players") or []
+    # A player that keeps one seat (no rotation) has that seat's rate: no column of its own.
+    own = [k for k in range(len(manifest["strategies"]))
+           if manifest["rotate_seats"] or not pbands or pbands[k]["seats"] != 1]
+    several = len(manifest["strategies"]) > 1 and bool(own)
     axes = [a["name"] for a in data["axes"] if len(a["values"]) > 1] or [a["name"] for a in data["axes"]]
     head_ = ["point", *axes, "games"]
     head_ += [f"seat {s}" + ("" if manifest["rotate_seats"] else f" ({manifest['players'][s]})") + " wins" for s in range(n_seats)]
     if several:
-        head_ += [f"{name} wins" for name in manifest["strategies"]]
+        head_ += [f"{manifest['strategies'][k]} wins" for k in own]
     head_ += ["no winner"] + [f"end: {r}" for r in manifest["end_reasons"]]
     head_ += ["mean turns (95% CI)", "median (95% CI)", "p10–p90", "max"]
     rows = []
@@ -56,7 +59,7 @@ def _table(data: Mapping[str, Any], manifest: Mapping[str, Any], prefix: str) ->
         if several:
             cells += [
                 _cell(fmt.percent_ci(s["win_rate"], s["ci95"]), band_verdict(s["ci95"], pbands[k]["band"]) if pbands else None)
-                for k, s in enumerate(p["strategies"])
+                for k, s in enumerate(p["strategies"]) if k in own
             ]
         cells.append(_cell(fmt.percent_ci(p["no_winner_rate"]["rate"], p["no_winner_rate"]["ci95"])))
         cells += [_cell(fmt.percent_ci(p["end_reason_shares"][r]["share"], p["end_reason_shares"][r]["ci95"])) for r in manifest["end_reasons"]]

@@ -13,7 +13,7 @@ game.  What every picture shares, so that pages and tests can rely on it:
   ``cell``, ...) and ``data-name`` (its name in the board file);
 * text that stays readable when the picture is shown 800 px wide: the drawing
   is :data:`WIDTH` user units wide and no text is smaller than
-  :data:`MIN_FONT` (≥ 9.5 px at 800 px);
+  :data:`MIN_FONT` (10 px when the picture is 800 px wide);
 * labels placed only where they hit nothing already drawn
   (:meth:`Picture.label`); widths are estimated from Helvetica's metrics with a
   margin (:func:`text_width`), generously, so an estimate that does not overlap
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 WIDTH = 960  # user units; the picture scales to its container
-MIN_FONT = 11.5
+MIN_FONT = 12.0
 FONT = "Arial, 'Liberation Sans', Helvetica, sans-serif"
 INK = "#1d1d1f"
 MUTED = "#5f6368"
@@ -352,7 +352,7 @@ def _swatch(sw: Swatch, cx: float, cy: float) -> str:
         out = ""
     if sw.text:
         out += (
-            f'<text x="{num(cx)}" y="{num(cy + 4.2)}" font-size="11.5" text-anchor="middle" fill="{sw.text_fill}" '
+            f'<text x="{num(cx)}" y="{num(cy + 4.2)}" font-size="12" text-anchor="middle" fill="{sw.text_fill}" '
             f'font-weight="bold">{esc(sw.text)}</text>'
         )
     return out

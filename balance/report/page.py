@@ -14,6 +14,7 @@ from typing import Any
 
 from balance import format as fmt
 from balance.format import format_value
+from balance.report.board import run_board_section
 
 
 _CSS = """
@@ -188,6 +189,7 @@ def render_body(data: Mapping[str, Any], figures: Sequence[Mapping[str, Any]], m
     parts.append('<section id="rules"><h2>Rules played</h2>')
     parts.append(_rules_table(data))
     parts.append("</section>")
+    parts.append(run_board_section(data))
     versions = ", ".join(f"{k} {v}" for k, v in (run.get("versions") or {}).items())
     resumed = len(run.get("sessions") or [])
     parts.append(

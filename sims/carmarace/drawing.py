@@ -176,11 +176,14 @@ def _tip(board: CarmaBoard, v: int) -> str:
 def board_svg(board: CarmaBoard) -> str:
     title, where = board_heading("Carmarace", board.name, board.source, "sims/carmarace/boards/default.toml")
     counts = {k: board.kind.count(k) for k in KINDS}
+    decks = board.decks.source
+    if board.source == "default" or decks == "default":
+        decks = "the default decks (boards/decks.toml)"
     pic = Picture(
         title,
         f"{where} · {board.n_nodes} spaces: {counts['lot']} lot squares, {counts['road']} road "
         f"({sum(board.stop)} Stop signs, {sum(g is not None for g in board.gps)} GPS arrows), {counts['track']} track, "
-        f"{counts['station']} stations, {counts['sky']} sky, {counts['airport']} airports · decks: {board.decks.source}",
+        f"{counts['station']} stations, {counts['sky']} sky, {counts['airport']} airports · decks: {decks}",
     )
     col, row, runs = layout(board)
     n = board.n_nodes
@@ -201,7 +204,7 @@ def board_svg(board: CarmaBoard) -> str:
         present = sorted({row[v] for v in range(n) if band[v] == b})
         band_top.append(top)
         if n_bands > 1:
-            pic.text(10, top + 6, f"row {b + 1}", 11.5, fill=MUTED)
+            pic.text(10, top + 6, f"row {b + 1}", 12, fill=MUTED)
         y = top + 12
         for r in present:
             here = [v for v in range(n) if band[v] == b and row[v] == r]
@@ -256,7 +259,7 @@ def board_svg(board: CarmaBoard) -> str:
         mark = (str(board.number[v]) if board.number[v] is not None else
                 {"convention": "C", "station": "T", "airport": "A"}.get(kind, "S" if board.stop[v] else ""))
         if mark:
-            pic.centred(x_of[v], y_of[v], mark, 11.5 if len(mark) < 2 else 10.5 * 1.1, fill="white" if kind != "convention" else INK,
+            pic.centred(x_of[v], y_of[v], mark, 12 if len(mark) < 2 else 11, fill="white" if kind != "convention" else INK,
                         bold=True)
     # ---- labels: a run's title (or its first space) once per band; single spaces by name
     for run in runs:
@@ -280,10 +283,10 @@ def board_svg(board: CarmaBoard) -> str:
                           (x - _R - 3, y - _R - 2, "end"), (x + _R + 3, y + 4, "start"), (x - _R - 3, y + 4, "end")]
             if len(run) > 1:
                 short = board.nodes[run[0]] if first == run[0] else f"{board.nodes[first]}…"
-                if not pic.label(candidates, text, 11.5, fill=MUTED, tip=_tip(board, first)):
-                    pic.label(candidates, short, 11.5, fill=MUTED, tip=_tip(board, first))
+                if not pic.label(candidates, text, 12, fill=MUTED, tip=_tip(board, first)):
+                    pic.label(candidates, short, 12, fill=MUTED, tip=_tip(board, first))
             else:
-                pic.label(candidates, text, 11.5, fill=MUTED, tip=_tip(board, first))
+                pic.label(candidates, text, 12, fill=MUTED, tip=_tip(board, first))
     pic.y = top
     pic.legend(
         [

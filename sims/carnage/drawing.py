@@ -113,14 +113,14 @@ def _badges(pic: Picture, s: int, slots: list[tuple[float, float]], origins, des
             colour = SEAT_COLOURS[k % len(SEAT_COLOURS)]
             pic.rect(x - 8, y - 8, 16, 16, fill=colour, stroke=INK, rx=2, cls="hq", tip=f"HQ site of seat {k}: {tip}",
                      occupy=True)
-            pic.centred(x, y, str(k), 11.5, fill="white", bold=True)
+            pic.centred(x, y, str(k), 12, fill="white", bold=True)
         elif kind == "origin":
             pic.circle(x, y, _BADGE, fill=INK, stroke=INK, cls="card-origin", tip=f"spawn card {k} starts here: {tip}")
-            pic.centred(x, y, str(k), 11.5, fill="white", bold=True)
+            pic.centred(x, y, str(k), 12, fill="white", bold=True)
         else:
             pic.circle(x, y, _BADGE, fill="white", stroke=INK, stroke_width=1.5, cls="card-destination",
                        tip=f"spawn card {k} ends here: {tip}")
-            pic.centred(x, y, str(k), 11.5, fill=INK, bold=True)
+            pic.centred(x, y, str(k), 12, fill=INK, bold=True)
     if len(marks) > len(slots):
         raise ValueError(f"street {s}: {len(marks)} marks, {len(slots)} places")  # pragma: no cover - sized below
 

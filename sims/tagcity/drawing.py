@@ -77,7 +77,7 @@ def _sheet(pic: Picture, board: TagBoard) -> None:
                  12, tip=f"row {r}: {board.row_values[r][0]} first, {board.row_values[r][1]} later")
         pic.text(left - 8, top + (r + 0.5) * cell + 4, str(r), 12, anchor="end", fill=MUTED)
     for c in range(cols):
-        pic.text(left + (c + 0.5) * cell, top - 5, str(c), 11.5, anchor="middle", fill=MUTED)
+        pic.text(left + (c + 0.5) * cell, top - 5, str(c), 12, anchor="middle", fill=MUTED)
     for r in range(rows):
         for c in range(cols):
             d = board.cell_district[r * cols + c]
@@ -136,9 +136,9 @@ def _hq_and_tiles(pic: Picture, board: TagBoard) -> None:
     shapes = dict(board.shapes)
     # ---- the HQ (left half)
     n = len(board.ring_a)
-    unit = 11.0
-    cx, cy = 230.0, top + 190
-    radius = max(120.0, n * 62 / (2 * math.pi))
+    unit = 13.0
+    cx, cy = 230.0, top + 200
+    radius = max(135.0, n * 70 / (2 * math.pi))
     pic.text(24, top + 14, "HQ, side A: the ring, its die faces, the centre", 13, bold=True, occupy=True)
     pic.circle(cx, cy, radius, fill="none", stroke="#d9d9de", stroke_width=14, occupy=False)
     angles = [-math.pi / 2 + 2 * math.pi * k / n for k in range(n)]
@@ -169,6 +169,11 @@ def _hq_and_tiles(pic: Picture, board: TagBoard) -> None:
         pic.rect(x - 11, y - 11, 22, 22, fill="white", stroke=INK, stroke_width=1.5, rx=4, cls="face", name=str(v),
                  tip=f"die face {v}: on slot {a} ({board.ring_a[a]}) or slot {b} ({board.ring_a[b]})", occupy=True)
         pic.centred(x, y, str(v), 13, bold=True)
+    for k, name in enumerate(board.ring_a):  # each ring tile's name, on the inside of the ring
+        x, y = slot_xy[k]
+        ux, uy = (cx - x) / radius, (cy - y) / radius
+        pic.label([(x + ux * 44, y + uy * 44 + 4, "middle"), (x + ux * 58, y + uy * 58 + 4, "middle")], name, 12,
+                  fill=MUTED, tip=f"ring slot {k}: {name}")
     if board.centre:
         step = 2 * math.pi / len(board.centre)
         inner = 0 if len(board.centre) == 1 else radius * 0.42
@@ -176,7 +181,7 @@ def _hq_and_tiles(pic: Picture, board: TagBoard) -> None:
             a = -math.pi / 2 + step * k
             _tile(pic, shapes[name], cx + inner * math.cos(a), cy + inner * math.sin(a), unit, name,
                   f"centre: tile {name} ({len(shapes[name])} cells), for drones only", "hq-tile")
-        pic.label([(cx, cy + 5, "middle"), (cx, cy + 34, "middle"), (cx, cy - 26, "middle")], "centre", 11.5, fill=MUTED,
+        pic.label([(cx, cy + 5, "middle"), (cx, cy + 34, "middle"), (cx, cy - 26, "middle")], "centre", 12, fill=MUTED,
                   tip="the centre tiles: for drones only")
     bottom_hq = cy + max(radius + 34, max((math.dist(p, (cx, cy)) for p in placed), default=0)) + 24
     # ---- the remote and the tiles (right half)
@@ -198,6 +203,6 @@ def _hq_and_tiles(pic: Picture, board: TagBoard) -> None:
         tip = f"tile {name}: {len(cells)} cells" + (f"; {', '.join(where)}" if where else "; not used by the HQ")
         _tile(pic, cells, gx + col_w / 2 - 8, gy + 30, unit, name, tip)
         pic.text(gx + col_w / 2 - 8, gy + 76, name, 12, anchor="middle", bold=True, tip=tip)
-        pic.text(gx + col_w / 2 - 8, gy + 90, ", ".join(where) or "unused", 11.5, anchor="middle", fill=MUTED, tip=tip)
+        pic.text(gx + col_w / 2 - 8, gy + 90, ", ".join(where) or "unused", 12, anchor="middle", fill=MUTED, tip=tip)
     bottom_tiles = top + 104 + math.ceil(len(board.shapes) / per_row) * row_h
     pic.y = max(bottom_hq, bottom_tiles) + 4

@@ -134,7 +134,7 @@ def board_svg(board: TaxiBoard) -> str:
         text = dest_name[i]
         pic.label(
             [(x + r, y + 4, "start"), (x - r, y + 4, "end"), (x, y - r - 3, "middle"), (x, y + r + 11, "middle")],
-            text, 11.5, fill=MUTED, tip=f"{text} ({board.nodes[i]})",
+            text, 12, fill=MUTED, tip=f"{text} ({board.nodes[i]})",
         )
     pic.y = top + unit * max(ys) + 24
 

@@ -1,0 +1,65 @@
+"""The board a run played, drawn on its report page (``GameSpec.board_svg``).
+
+One section, self-contained: the game's own picture of the board (the default
+one, or the ``--board`` file the run names), scaled to the page.  A run whose
+board file is gone, or no longer the file that was played (its sha256 differs
+from the one the run recorded), gets one sentence saying so instead of a
+picture that could show another board.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+_STYLE = "display:block;width:100%;height:auto;max-width:960px;max-height:none"
+
+
+def board_section(spec: Any, board: Any, caption: str = "") -> str:
+    """The board section of a page: the picture of ``board`` with a caption;
+    "" when the game draws no picture."""
+    svg = spec.board_svg(board) if board is not None else None
+    if not svg:
+        return ""
+    svg = svg.replace("<svg ", f'<svg style="{_STYLE}" ', 1)
+    text = caption or "The board the games were played on, drawn from its data; hover a space for its details."
+    return (
+        '<section id="board"><h2>Board</h2><figure class="board">'
+        f"{svg}<figcaption>{html.escape(text)}</figcaption></figure></section>"
+    )
+
+
+def run_board_section(data: Mapping[str, Any]) -> str:
+    """The board section of a report: ``data`` names the game (``game``) and the
+    run (``run``: ``board``, the file's path or None for the default, and
+    ``board_sha256``)."""
+    from balance.errors import UserError
+    from balance.registry import get_game
+    from balance.store import file_sha256
+
+    try:
+        spec = get_game(data["game"])
+    except UserError:
+        return ""  # a game not installed here: nothing to draw it with
+    run = data.get("run") or {}
+    path = run.get("board")
+    if not path:
+        return board_section(spec, spec.load_board(None), "The game's default board, drawn from its data.")
+    file = Path(path)
+    shown = html.escape(str(path))
+    if not file.is_file():
+        return _note(f"The board file {shown} no longer exists: its picture cannot be drawn.")
+    recorded = run.get("board_sha256")
+    if recorded and file_sha256(file) != recorded:
+        return _note(f"The board file {shown} has changed since the run (sha256 differs): not drawn, it is no longer the board played.")
+    try:
+        board = spec.load_board(str(file))
+    except UserError as exc:
+        return _note(html.escape(f"The board file cannot be drawn: {exc}"))
+    return board_section(spec, board, f"The board file {path}, drawn from its data (sha256 {str(recorded or '')[:12]}).")
+
+
+def _note(text: str) -> str:
+    return f'<section id="board"><h2>Board</h2><p class="lede">{text}</p></section>'

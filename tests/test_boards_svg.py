@@ -477,3 +477,14 @@ def test_a_sweep_report_shows_the_board_it_played(dicerace, tmp_path, monkeypatc
     assert "Track Race: twelve squares" in body and body.count('class="node"') == 12
     plain = report(sweep("dicerace", games=200, out=tmp_path / "plain").out)
     assert '<section id="board">' not in plain.html.read_text(encoding="utf-8")
+
+
+def test_carnage_keeps_apart_the_cards_of_a_crowded_street(tmp_path):
+    """Sixteen cards from one street to another: every badge still has its own place."""
+    text = (ROOT / "sims/carnage/boards/default.toml").read_text(encoding="utf-8")
+    start = text.index("spawn_cards = [")
+    end = text.index("]\n", text.index("\n", start) + 1) + 2
+    text = text[:start] + "spawn_cards = [" + ", ".join(['["h2.1", "v2.2"]'] * 16) + "]\n" + text[end:]
+    spec = get_game("carnage")
+    board = spec.load_board(str(_write(tmp_path, "crowded.toml", text)))
+    check_picture(spec.board_svg(board), "carnage", board, "crowded.toml")

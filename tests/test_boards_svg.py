@@ -150,7 +150,7 @@ def _all_text(root: ET.Element) -> str:
 
 
 def _hover(e: ET.Element) -> str:
-    t = e.find(f"{NS}title")
+    t = next((c for c in e if _tag(c) == "title"), None)
     return "" if t is None else (t.text or "")
 
 
@@ -409,6 +409,7 @@ def test_the_report_section_draws_the_default_board():
     from balance.report.board import run_board_section
 
     html_text = run_board_section({"game": "carnage", "run": {"board": None, "board_sha256": None}})
+    assert "http:" not in html_text and "https:" not in html_text  # a page names no address
     body = _section(html_text)
     spec = get_game("carnage")
     svg = body[body.index("<svg") : body.index("</svg>") + 6]
@@ -475,6 +476,7 @@ def test_a_sweep_report_shows_the_board_it_played(dicerace, tmp_path, monkeypatc
     page = res.html.read_text(encoding="utf-8")
     body = _section(page)
     assert "Track Race: twelve squares" in body and body.count('class="node"') == 12
+    assert "http:" not in page and "https:" not in page
     plain = report(sweep("dicerace", games=200, out=tmp_path / "plain").out)
     assert '<section id="board">' not in plain.html.read_text(encoding="utf-8")
 

@@ -23,7 +23,8 @@ def board_section(spec: Any, board: Any, caption: str = "") -> str:
     svg = spec.board_svg(board) if board is not None else None
     if not svg:
         return ""
-    svg = svg.replace("<svg ", f'<svg style="{_STYLE}" ', 1)
+    # inline in HTML the SVG namespace is implied: the page names no address at all
+    svg = svg.replace(' xmlns="http://www.w3.org/2000/svg"', "", 1).replace("<svg ", f'<svg style="{_STYLE}" ', 1)
     text = caption or "The board the games were played on, drawn from its data; hover a space for its details."
     return (
         '<section id="board"><h2>Board</h2><figure class="board">'

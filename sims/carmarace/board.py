@@ -679,7 +679,8 @@ def _kernel_arrays(board: CarmaBoard) -> dict[str, np.ndarray]:
 
 # --------------------------------------------------------------------------- the heatmap's grid
 def _positions(board: CarmaBoard) -> list[tuple[float, float]]:
-    """Drawing positions: the file's cells where given, else a layout by togo."""
+    """The heatmap's positions: the file's drawing cells where given, else a
+    layout by togo (the picture, drawing.py, places spaces its own way)."""
     n = board.n_nodes
     pos: list[tuple[float, float] | None] = list(board.xy) if board.xy else [None] * n
     if all(p is not None for p in pos):

@@ -7,6 +7,7 @@ few files, each doing the same job in every game::
     params.py       PARAMS: one Param per rule parameter; the kernel's P_* indices
     board.py        load_board(path) / board_json(board) when the game has a
                     board, map, sheet or decks as data (boards/default.toml)
+    drawing.py      board_svg(board): its picture (balance.svg), when it has one
     state.py        the state layout (balance.state.Layout regions of one int64
                     array), the image built from params and board (encode), and
                     the rule helpers players may call; imports nothing of the game
@@ -457,8 +458,9 @@ class GameSpec:
         return None
 
     def board_svg(self, board: Any) -> str | None:
-        """The board as an SVG picture (``balance board GAME --svg FILE``); None:
-        the game has no drawing."""
+        """The board as an SVG picture (``balance board GAME --svg FILE``, and the
+        board section of a report), drawn from ``board``'s data with
+        :mod:`balance.svg`; None: the game has no drawing."""
         return None
 
     def heatmap_shape(self, board: Any) -> tuple[int, int] | None:

@@ -137,7 +137,10 @@ def board(
             raise UserError(f"--svg {svg}: is a directory; give a file name such as board.svg")
         from balance.store import atomic_write_bytes
 
-        atomic_write_bytes(target, picture.encode("utf-8"))
+        try:
+            atomic_write_bytes(target, picture.encode("utf-8"))
+        except OSError as exc:
+            raise UserError(f"--svg {svg}: cannot write the picture there ({exc.strerror or exc})") from None
         stdout_console().print(f"wrote {target}", markup=False)
         return
     if as_json:

@@ -23,6 +23,7 @@ from typing import Any
 
 from balance import format as fmt
 from balance.format import format_value
+from balance.report.board import run_board_body
 from balance.report.findings import BAND_RULE, FAIREST_RULE, seats_held
 from balance.report.html import BAND_VERDICT, CSS, e, findings_list, head, summary_box, tail, toc
 from balance.summary import band_verdict
@@ -302,6 +303,9 @@ def render_body(
              "interval.</p>" + _table(data, manifest, prefix))
         )
     sections.append((f"{prefix}rules", "Rules played", _rules_section(data, prefix)))
+    board = run_board_body(data)
+    if board:
+        sections.append((f"{prefix}board", "Board", board))
     versions = ", ".join(f"{k} {v}" for k, v in (run.get("versions") or {}).items())
     resumed = len(run.get("sessions") or [])
     footer = (

@@ -57,6 +57,11 @@ class BahamaSpec(GameSpec):
 
         return board_json(board)
 
+    def board_svg(self, board: _board.Board) -> str | None:
+        from sims.bahama.drawing import board_svg
+
+        return board_svg(board)
+
     # ----- the compiled game ----------------------------------------------------
     def encode(self, params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
         from sims.bahama.state import encode

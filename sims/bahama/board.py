@@ -62,6 +62,7 @@ class Board:
     neighbours: np.ndarray = field(repr=False, compare=False, default=None)  # int32[52, 16], -1 padded
     degree: np.ndarray = field(repr=False, compare=False, default=None)  # int32[52]
     dist: np.ndarray = field(repr=False, compare=False, default=None)  # int32[52, 52] = fares
+    title: str = field(default="", compare=False)  # the file's optional name (for the picture)
 
     @property
     def n_edges(self) -> int:
@@ -201,7 +202,8 @@ def parse_board(text: str, where: str = "board") -> Board:
     dist = dist.astype(np.int32)
     for arr in (neighbours, degree, dist):
         arr.setflags(write=False)  # shared by every game and thread
-    return Board(tuple(names), adj, where, neighbours, degree, dist)
+    title = data.get("name", "")
+    return Board(tuple(names), adj, where, neighbours, degree, dist, title if isinstance(title, str) else "")
 
 
 def load_board(path: str | Path | None = None) -> Board:

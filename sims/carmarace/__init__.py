@@ -70,7 +70,7 @@ class Carmarace(GameSpec):
         return board_json(board)
 
     def board_svg(self, board: Any) -> str | None:
-        from sims.carmarace.board import board_svg
+        from sims.carmarace.drawing import board_svg
 
         return board_svg(board)
 

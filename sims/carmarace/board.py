@@ -1,4 +1,4 @@
-"""Carmarace's map and decks as data: reading, validating, drawing.
+"""Carmarace's map and decks as data: reading, validating (the picture: drawing.py).
 
 The publisher never released the map nor the card lists; ``boards/default.toml``
 (the map) and ``boards/decks.toml`` (the four 50-card decks) are our
@@ -42,7 +42,6 @@ from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape
 
 import numpy as np
 
@@ -678,15 +677,10 @@ def _kernel_arrays(board: CarmaBoard) -> dict[str, np.ndarray]:
     }
 
 
-# --------------------------------------------------------------------------- drawing
-_KIND_COLOUR = {
-    "lot": "#9e9e9e", "road": "#616161", "convention": "#d4a017", "track": "#8d6e63",
-    "station": "#5d4037", "sky": "#64b5f6", "airport": "#1565c0",
-}
-
-
+# --------------------------------------------------------------------------- the heatmap's grid
 def _positions(board: CarmaBoard) -> list[tuple[float, float]]:
-    """Drawing positions: the file's cells where given, else a layout by togo."""
+    """The heatmap's positions: the file's drawing cells where given, else a
+    layout by togo (the picture, drawing.py, places spaces its own way)."""
     n = board.n_nodes
     pos: list[tuple[float, float] | None] = list(board.xy) if board.xy else [None] * n
     if all(p is not None for p in pos):
@@ -719,59 +713,3 @@ def heat_grid(board: CarmaBoard) -> tuple[tuple[int, int], list[int]]:
         cy = min(rows - 1, max(0, int(round(y))))
         cells.append(cy * cols + cx)
     return (rows, cols), cells
-
-
-def board_svg(board: CarmaBoard, cell: int = 28) -> str:
-    """The map as an SVG picture: spaces coloured by kind (road grey, track brown,
-    sky blue), Stop signs red, GPS arrows yellow, lot squares numbered, the
-    Convention gold; edges as lines; each space's name and title as a tooltip."""
-    pos = _positions(board)
-    xs = [p[0] for p in pos]
-    ys = [p[1] for p in pos]
-    width = (board.size[0] if board.size else max(xs) + 1) + 1
-    height = (board.size[1] if board.size else max(ys) + 1) + 1
-    w_px, h_px = int(width * cell), int(height * cell)
-
-    def px(p: tuple[float, float]) -> tuple[float, float]:
-        return (p[0] + 0.5) * cell, (p[1] + 0.5) * cell
-
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w_px}" height="{h_px}" '
-        f'viewBox="0 0 {w_px} {h_px}" font-family="sans-serif">',
-        f"<title>{escape(board.name or 'Carmarace map')}</title>",
-        f'<rect width="{w_px}" height="{h_px}" fill="#f5f5dc"/>',
-        '<g stroke-width="2" opacity="0.6">',
-    ]
-    for u, nxt in enumerate(board.adjacency):
-        x1, y1 = px(pos[u])
-        for w in nxt:
-            x2, y2 = px(pos[w])
-            colour = _KIND_COLOUR["sky" if "sky" in (board.kind[u], board.kind[w]) else
-                                  "track" if "track" in (board.kind[u], board.kind[w]) else "road"]
-            out.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}"/>')
-    out.append("</g>")
-    r = cell * 0.28
-    for i, name in enumerate(board.nodes):
-        x, y = px(pos[i])
-        kind = board.kind[i]
-        fill = "#c62828" if board.stop[i] else "#fbc02d" if board.gps[i] is not None else _KIND_COLOUR[kind]
-        radius = r * (1.6 if kind in ("convention", "station", "airport") else 1.0)
-        tip = name + (f": {board.titles[i]}" if board.titles and board.titles[i] else "")
-        tip += f" ({kind}, {board.togo[i]} to go)"
-        out.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="{fill}" stroke="#212121" '
-            f'stroke-width="0.5"><title>{escape(tip)}</title></circle>'
-        )
-        if board.number[i] is not None:
-            out.append(
-                f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="{cell * 0.4:.0f}" text-anchor="middle" '
-                f'fill="white">{board.number[i]}</text>'
-            )
-        elif kind in ("convention", "station", "airport"):
-            label = {"convention": "C", "station": "T", "airport": "A"}[kind]
-            out.append(
-                f'<text x="{x:.1f}" y="{y + 4:.1f}" font-size="{cell * 0.4:.0f}" text-anchor="middle" '
-                f'fill="white">{label}</text>'
-            )
-    out.append("</svg>")
-    return "\n".join(out) + "\n"

@@ -63,6 +63,11 @@ class CarnageSpec(GameSpec):
     def board_json(self, board: CarnageBoard | None = None) -> dict[str, Any]:
         return board_json(board if board is not None else self.board_for(None))
 
+    def board_svg(self, board: CarnageBoard) -> str:
+        from sims.carnage.drawing import board_svg
+
+        return board_svg(board)
+
     def check_seating(self, n_seats: int, board: Any) -> None:
         if not isinstance(board, CarnageBoard):
             raise TypeError("board must come from SPEC.load_board")

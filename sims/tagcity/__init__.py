@@ -75,6 +75,11 @@ class TagCity(GameSpec):
 
         return board_text(board)
 
+    def board_svg(self, board: Any) -> str | None:
+        from sims.tagcity.drawing import board_svg
+
+        return board_svg(board)
+
     def heatmap_shape(self, board: Any) -> tuple[int, int] | None:
         return (board.rows, board.cols)
 

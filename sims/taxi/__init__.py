@@ -59,6 +59,11 @@ class Taxi(GameSpec):
 
         return board_text(board if board is not None else self.board_for(None))
 
+    def board_svg(self, board: Any) -> str | None:
+        from sims.taxi.drawing import board_svg
+
+        return board_svg(board if board is not None else self.board_for(None))
+
     def check_seating(self, n_seats: int, board: Any) -> None:
         if n_seats > len(board.guides):
             raise UserError(

@@ -100,8 +100,8 @@ def test_board_json_is_the_setup_board_and_the_svg_draws_every_space():
     assert data["land"][data["nodes"].index("p1")] == [data["nodes"].index("i9"), data["nodes"].index("h1")]
     svg = SPEC.board_svg(b)
     root = ET.fromstring(svg)
-    circles = [e for e in root.iter() if e.tag.endswith("circle")]
-    assert len(circles) == b.n_nodes
+    spaces = [e for e in root.iter() if e.tag.endswith("circle") and e.get("class") == "node"]
+    assert sorted(e.get("data-name") for e in spaces) == sorted(b.nodes)
     assert "The Convention" in svg and "Parking lot, square 1" in svg
 
 
@@ -111,7 +111,7 @@ def test_a_map_without_drawing_cells_is_still_drawn(tmp_path):
     b = load_board(path)
     assert b.togo[b.nodes.index("L1")] == 6
     root = ET.fromstring(SPEC.board_svg(b))
-    assert len([e for e in root.iter() if e.tag.endswith("circle")]) == b.n_nodes
+    assert len([e for e in root.iter() if e.tag.endswith("circle") and e.get("class") == "node"]) == b.n_nodes
 
 
 # --------------------------------------------------------------------------- refusals
@@ -285,7 +285,7 @@ def test_board_svg_through_the_cli(tmp_path, monkeypatch):
         main(["board", "carmarace", "--svg", "map.svg"])
     assert exc.value.code in (0, None)
     root = ET.fromstring((tmp_path / "map.svg").read_text(encoding="utf-8"))
-    assert len([e for e in root.iter() if e.tag.endswith("circle")]) == SPEC.board_for(None).n_nodes
+    assert len([e for e in root.iter() if e.tag.endswith("circle") and e.get("class") == "node"]) == SPEC.board_for(None).n_nodes
 
 
 def test_the_heatmap_counts_every_space_a_pawn_enters():

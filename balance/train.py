@@ -61,7 +61,7 @@ STARTUP_TRIALS = 10  # TPE's random start (the default trial is the first of the
 FORMAT = 1
 STUDY_NAME = "train"
 _CONFIRM_SALT = 0x6A09E667F3BCC909  # the confirmation seed: splitmix64(seed ^ this), never the tuning seed
-_TRIAL_SALT = 0xBB67AE8584CAA73B  # the sampler's seed for the n-th trial: splitmix64(seed ^ this ^ n)
+_TRIAL_SALT = 0xBB67AE8584CAA73B  # the sampler's seeds: splitmix64(splitmix64(seed ^ this) + n)
 _MASK64 = (1 << 64) - 1
 # What a --resume must match (trials, threads and the scheduler may change).
 RESUME_KEYS = (
@@ -88,7 +88,8 @@ def confirm_seed_for(seed: int) -> int:
 
 
 def _trial_seed(seed: int, n: int) -> int:
-    return splitmix64(seed ^ _TRIAL_SALT ^ n) & 0xFFFFFFFF
+    """The sampler's seed for the n-th trial: a stream of its own per master seed."""
+    return splitmix64((splitmix64(seed ^ _TRIAL_SALT) + n) & _MASK64) >> 32
 
 
 # --------------------------------------------------------------------------- the search space

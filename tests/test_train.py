@@ -145,6 +145,15 @@ def test_resume_refuses_other_options(dicerace, tmp_path):
         train("dicerace", player="cautious", against="plain", trials=3, games_per_trial=200, out=out, resume=True)
     with pytest.raises(UserError, match="--resume"):
         train("dicerace", player="cautious", against="plain", trials=3, games_per_trial=100, out=out)
+    # A trial left running by a killed process counts for nothing: marked failed on resume.
+    import optuna
+
+    study = optuna.load_study(study_name="train", storage=f"sqlite:///{out / 'study.db'}")
+    study.ask()
+    train("dicerace", player="cautious", against="plain", trials=3, games_per_trial=100, out=out, resume=True,
+          report=False)
+    states = sorted(t.state.name for t in study.get_trials())
+    assert states == ["COMPLETE", "COMPLETE", "COMPLETE", "FAIL"]
 
 
 # --------------------------------------------------------------------------- the pieces

@@ -439,21 +439,20 @@ def train(
         raise UserError(f"{folder} is not empty and holds no training; choose another --out")
 
     optuna = _optuna(verbose)
+    from balance.executors import make_executor
     from balance.store import atomic_write_json
 
-    folder.mkdir(parents=True, exist_ok=True)
-    atomic_write_json(existing, manifest)
-    storage = optuna.storages.RDBStorage(f"sqlite:///{(folder / 'study.db').resolve()}")
-    study = optuna.create_study(storage=storage, study_name=STUDY_NAME, direction="maximize", load_if_exists=True)
-    _fail_stale(study, optuna)
-    distributions = {d.name: d.distribution() for d in dims}
-    defaults = {d.name: info.param(d.name).default for d in dims}
-    default_searched = all(_inside(d, defaults[d.name]) for d in dims)
-
     start = time.perf_counter()
-    from balance.executors import make_executor
-
-    with make_executor(threads, scheduler) as executor:
+    with make_executor(threads, scheduler) as executor:  # --threads and a scheduler checked before anything is written
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write_json(existing, manifest)
+        storage = optuna.storages.RDBStorage(f"sqlite:///{(folder / 'study.db').resolve()}")
+        study = optuna.create_study(storage=storage, study_name=STUDY_NAME, direction="maximize",
+                                    load_if_exists=True)
+        _fail_stale(study, optuna)
+        distributions = {d.name: d.distribution() for d in dims}
+        defaults = {d.name: info.param(d.name).default for d in dims}
+        default_searched = all(_inside(d, defaults[d.name]) for d in dims)
         fld = _Field(spec, rules, manifest["board"], manifest["player_file"], seats, opponents, executor, chunk,
                      on_games)
         _search(study, optuna, fld, info, dims, fixed, distributions, defaults if default_searched else None,

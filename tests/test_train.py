@@ -238,6 +238,7 @@ def test_the_command_trains_prints_and_writes(dicerace, tmp_path, capsys):
         (["--player", "cautious", "--against", "plain", "--space", "hold_back=1", "--space", "from_roll=2"],
          "nothing to search"),
         (["--player", "cautious", "--against", "plain", "--param", "target=0"], "target"),
+        (["--player", "cautious", "--against", "plain", "--threads", "0"], "--threads 0"),
     ],
 )
 def test_mistakes_are_one_line_and_exit_2(dicerace, tmp_path, capsys, monkeypatch, args, needle):

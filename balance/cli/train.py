@@ -172,7 +172,10 @@ def render(result: Any) -> None:
     con.print(f"tuned: {f['tuned']}", markup=False)
     table = Table(title=f"{f['tuned']} on fresh games (share of decided games, 95% Wilson)", title_justify="left")
     for col in ("opponent", "tuned wins", "n", "the default's share"):
-        table.add_column(col, justify="left" if col == "opponent" else "right")
+        if col == "opponent":
+            table.add_column(col, justify="left", overflow="fold")
+        else:
+            table.add_column(col, justify="right")
     default_vs = {m["opponent"]: m for m in f["default_against"]}
     for m in f["against"]:
         d = default_vs[m["opponent"]]
@@ -185,7 +188,10 @@ def render(result: Any) -> None:
     con.print(table)
     conf = Table(title="Confirmation: the best trials and the default on fresh games", title_justify="left")
     for col in ("setting", "trial", "tuning score", "confirmed", "overstated by"):
-        conf.add_column(col, justify="left" if col == "setting" else "right")
+        if col == "setting":
+            conf.add_column(col, justify="left", overflow="fold")  # a spec is copied from here: never cut
+        else:
+            conf.add_column(col, justify="right")
     for r in f["confirmation"]:
         t = r.get("tuning")
         conf.add_row(

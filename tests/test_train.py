@@ -258,3 +258,23 @@ def test_train_help_lists_every_option(capsys):
                    "--confirm-games", "--param", "--board", "--player-file", "--out", "--resume", "--threads",
                    "--verbose", "--json"):
         assert option in text, option
+
+
+def test_a_tuned_player_that_beats_mc_is_a_finding(toy):
+    """The finding follows the interval against mc: above 50%, below, or across it."""
+    import copy
+
+    from balance.train import beats_mc, findings
+
+    f = copy.deepcopy(toy.figures)
+    mc = {"opponent": "mc:rollouts=8", "wins": 540, "decided": 1000, "games": 1000, "rate": 0.54,
+          "ci95": [0.509, 0.571], "n": 1000, "mirror": False}
+    f["against"] = [*f["against"], mc]
+    assert beats_mc(f) and any(line.startswith("Finding:") and "a strategy the search does not see" in line
+                               for line in findings(f))
+    for rate, ci, verdict in ((0.46, [0.429, 0.491], "loses to it"), (0.5, [0.469, 0.531], "not clearly stronger")):
+        f["against"][-1] = {**mc, "rate": rate, "ci95": ci}
+        assert not beats_mc(f)
+        assert not any(line.startswith("Finding:") for line in findings(f))
+        assert any(verdict in line for line in findings(f))
+    assert not beats_mc(toy.figures)  # no mc in that field

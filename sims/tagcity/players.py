@@ -386,8 +386,9 @@ def _value_params(gain_weight: int, contact_halves: int) -> tuple[Param, ...]:
             "contact_halves", "int", contact_halves,
             "weight of each side of contact (on the sheet's edge or a painted cell) in V, in half points "
             "(V1: 0, V2: 1 = 1/2 a point per side)",
-            "reading: the specification's V1 and V2 (section (e)); up to 3 points per side",
-            low=0, high=6,
+            "reading: the specification's V1 and V2 (section (e)); up to 6 points per side (a trained sniper "
+            "went to the top of 0..6, docs/train.md)",
+            low=0, high=12,
         ),
     )
 

@@ -57,7 +57,7 @@ def fig_trials(figures: Mapping[str, Any]) -> str:
         ax.axhline(100 * default["tuning"]["rate"], color="#888", lw=0.9, ls="--", label="default")
     ax.set_xlabel("trial")
     ax.set_ylabel("mean share of decided games won (%)")
-    ax.legend(loc="lower right", frameon=False, fontsize=9)
+    ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False, fontsize=9)  # above: no dot hidden
     return svg_inline(fig, "trials", "Each trial's share against the field and the running best")
 
 

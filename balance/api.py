@@ -12,6 +12,7 @@
 ``init(game)``         write a starter ``balance.toml``                 :mod:`balance.config`
 ``load(run_dir)``      a sweep's counts as a polars DataFrame           :mod:`balance.store`
 ``tournament(...)``    players against each other, rated                :mod:`balance.tournaments`
+``train(...)``         a heuristic's parameters tuned against a field   :mod:`balance.train`
 =====================  ==============================================  ======================
 
 ``import balance`` offers ``balance.run``, ``balance.trace``, ``balance.baseline``,
@@ -37,10 +38,11 @@ from balance.runspec import DEFAULT_GAMES, DEFAULT_SEED, RunSpec, check_seed
 from balance.store import load
 from balance.sweep import sweep
 from balance.tournaments import tournament
+from balance.train import train
 
 __all__ = [
     "RunResult", "RunSpec", "baseline", "check", "default_game", "init", "load", "play", "report", "run",
-    "run_report", "sweep", "tournament", "trace", "update",
+    "run_report", "sweep", "tournament", "trace", "train", "update",
 ]
 
 

@@ -159,34 +159,75 @@ def _step_toward(st, seat, target, can_take, avoid_pickups):
     return here
 
 
+# The parameters of nearest and best_fare (their declaration index).  Each is 0
+# at the player as written: the search's menu (kernel.candidates) asks nearest and
+# best_fare in mc's seat, whose slots hold its rollout policy's values (nearest's:
+# all 0), so the menu's plans stay those of the players as written.
+K_CITIZEN_STEPS = 0  # nearest
+K_RIDE_DISCOUNT = 0  # best_fare
+K_ABOARD_BONUS = 1  # best_fare
+
+
 @njit(cache=True, _nrt=False, forceinline=True)
 def nearest(kind, seat, subject, st):
     """Heads for the nearest job: a passenger's destination or a citizen it may
-    take; takes every citizen it may."""
+    take (a citizen counted ``citizen_steps`` farther); takes every citizen it may."""
     if kind == KIND_PICKUP:
         return PICKUP_TAKE
     here = taxi(st, seat)
     can_take = may_take(st, seat)
-    return _step_toward(st, seat, _nearest_job(st, seat, here, can_take), can_take, False)
+    extra = player_param(st, seat, K_CITIZEN_STEPS)
+    target = _nearest_job(st, seat, here, can_take) if extra == 0 else _nearest_job_weighted(
+        st, seat, here, can_take, extra
+    )
+    return _step_toward(st, seat, target, can_take, False)
+
+
+@njit(cache=True, _nrt=False, forceinline=False)
+def _nearest_job_weighted(st, seat, here, take_citizens, extra):
+    """_nearest_job with each citizen ``extra`` steps farther than it is (ties: a
+    destination, then the first in the order of _nearest_job)."""
+    target = here
+    best = _FAR
+    for i in range(n_aboard(st, seat)):
+        f = dest(st, aboard(st, seat, i))
+        d = dist(st, here, f)
+        if d < best:
+            best = d
+            target = f
+    if take_citizens:
+        for i in range(n_waiting(st)):
+            f = origin(st, waiting(st, i))
+            d = dist(st, here, f) + extra
+            if d < best:
+                best = d
+                target = f
+    return target
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
 def best_fare(kind, seat, subject, st):
     """Goes for the best fare per step: a passenger's fare over the steps to its
     destination, a citizen's fare over the steps to it plus its ride; takes
-    every citizen it may."""
+    every citizen it may.  Weighted by its parameters, in percent (0 and 0 by
+    default: every comparison scaled alike, the player as written): a
+    passenger's fare counts 100 + ``aboard_bonus``, a citizen's 100, and a
+    citizen's ride 100 - ``ride_discount`` of its steps (a fare is the ride's
+    length)."""
     if kind == KIND_PICKUP:
         return PICKUP_TAKE
     here = taxi(st, seat)
     can_take = may_take(st, seat)
+    ride = 100 - player_param(st, seat, K_RIDE_DISCOUNT)
+    aboard_weight = 100 + player_param(st, seat, K_ABOARD_BONUS)
     target = here
     best_fare_ = 0
     best_steps = 1
     for i in range(n_aboard(st, seat)):
         c = aboard(st, seat, i)
         f = dest(st, c)
-        pays = fare(st, c)
-        steps = dist(st, here, f)
+        pays = aboard_weight * fare(st, c)
+        steps = 100 * dist(st, here, f)
         if pays * best_steps > best_fare_ * steps:
             best_fare_ = pays
             best_steps = steps
@@ -196,7 +237,8 @@ def best_fare(kind, seat, subject, st):
             c = waiting(st, i)
             f = origin(st, c)
             pays = fare(st, c)
-            steps = dist(st, here, f) + pays
+            steps = 100 * dist(st, here, f) + ride * pays
+            pays = 100 * pays
             if pays * best_steps > best_fare_ * steps:
                 best_fare_ = pays
                 best_steps = steps
@@ -496,11 +538,46 @@ PLAYERS: tuple[PlayerInfo, ...] = (
         "nearest",
         "heads for the nearest job: a passenger's destination or a citizen it may take",
         nearest,
+        params=(
+            Param(
+                "citizen_steps",
+                "int",
+                0,
+                "steps added to the way to a citizen when it compares jobs (0: the nearest job, whatever it is; "
+                "more: it delivers first unless a citizen is that much nearer)",
+                "reading: 0 is the player as written; up to a board's width",
+                low=0,
+                high=12,
+            ),
+        ),
     ),
     PlayerInfo(
         "best_fare",
         "goes for the best fare per step, counting a citizen's whole ride",
         best_fare,
+        params=(
+            Param(
+                "ride_discount",
+                "int",
+                0,
+                "percent of a citizen's ride left out of its steps (0: the whole ride counts, the player as "
+                "written; 100: only the way to it; -100: the ride counts twice)",
+                "reading: 0 is the player as written (fare per step of the whole job); -100..100 spans "
+                "'a long ride blocks the taxi' to 'a fare is money now'",
+                low=-100,
+                high=100,
+            ),
+            Param(
+                "aboard_bonus",
+                "int",
+                0,
+                "percent added to a passenger's fare against a waiting citizen's (above 0: it delivers first; "
+                "below: it fills the taxi first)",
+                "reading: 0 is the player as written; -75..300 is a factor of 4 either way",
+                low=-75,
+                high=300,
+            ),
+        ),
     ),
     PlayerInfo(
         "courier",

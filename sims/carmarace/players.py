@@ -310,8 +310,9 @@ def _round_own(st, seat):
 
 
 @njit(cache=True)
-def _round_attack(st, seat):
-    """On another seat's vehicle: the play that slows it most (effect < 0), else pass."""
+def _round_attack(st, seat, least):
+    """On another seat's vehicle: the play that slows it most, if by more than
+    ``least`` speed points (0: any slowing), else pass."""
     v = st[VEHICLE]
     n = st[N_SLOTS]
     speed = card(st, v, C_SPEED)
@@ -321,7 +322,7 @@ def _round_attack(st, seat):
     if plus == 0:
         return NO_ANSWER
     best = NO_ANSWER
-    best_effect = 0
+    best_effect = -least
     base = HAND + seat * HAND_CAP
     for i in range(st[HAND_N + seat]):
         c = st[base + i]
@@ -450,7 +451,7 @@ def _count_sign(st, seat, deck, sign):
 def _draw_choice(st, seat, style):
     """Always fill the hand: a transport while usable transports < min_transports,
     else the style's Karma deck; an undrawable choice -> the first drawable deck."""
-    if _usable(st, seat) < player_param(st, seat, 0):
+    if _usable(st, seat) < player_param(st, seat, K_MIN_TRANSPORTS):
         d = D_TRANSPORT
     else:
         own = _own_mode(st, seat) + 1
@@ -539,6 +540,16 @@ def _threat(st, seat):
 
 
 @njit(cache=True)
+def _spared(st, seat):
+    """saboteur: the active seat is at least ``spare_behind`` spaces behind this
+    seat (0: no seat is spared)."""
+    spare = player_param(st, seat, K_SPARE_BEHIND)
+    if spare <= 0:
+        return False
+    return togo(st, st[PAWN + st[SEAT]]) - togo(st, st[PAWN + seat]) >= spare
+
+
+@njit(cache=True)
 def skeleton(kind, seat, subject, st, style):
     """The shared heuristic (hunter, saboteur, racer)."""
     if kind == DRAW:
@@ -554,7 +565,11 @@ def skeleton(kind, seat, subject, st, style):
             return _round_own(st, seat)
         if style == RACER or (style == HUNTER and not _threat(st, seat)):
             return NO_ANSWER
-        return _round_attack(st, seat)
+        if style == SABOTEUR:
+            if _spared(st, seat):
+                return NO_ANSWER
+            return _round_attack(st, seat, player_param(st, seat, K_LEAST_SLOWDOWN))
+        return _round_attack(st, seat, np.int64(0))
     if kind == GO_ON:
         return _go_on_choice(st, seat, subject)
     if kind == NEXT:
@@ -688,6 +703,32 @@ def random_player(kind, seat, subject, st):
     return mask
 
 
+# The players' parameters (declaration index).  saboteur's attack rules are 0
+# at the player as written, as are the slots of hunter and racer there: the
+# search's menu (kernel.candidates) asks every skeleton player in mc's seat,
+# whose slots hold its rollout policy's values.
+K_MIN_TRANSPORTS = 0
+K_SPARE_BEHIND = 1  # saboteur
+K_LEAST_SLOWDOWN = 2  # saboteur
+
+_ATTACK_RULES = (
+    Param(
+        "spare_behind", "int", 0,
+        "it does not attack a seat at least this many spaces farther from the finish than itself "
+        "(0: it attacks every seat it can)",
+        "reading: 0 is the spec's saboteur; a seat far behind is no threat (hunter's reading of a threat)",
+        low=0, high=60,
+    ),
+    Param(
+        "least_slowdown", "int", 0,
+        "it attacks only with a play that takes more than this many points off the vehicle's speed "
+        "(0: any play that slows it)",
+        "reading: 0 is the spec's saboteur; a larger value keeps weak attack cards for a better target",
+        low=0, high=6,
+    ),
+)
+
+
 def _min_transports(default: int) -> tuple[Param, ...]:
     return (
         Param(
@@ -704,7 +745,8 @@ PLAYERS = (
         "hunter", "races; attacks only a threat (a seat no farther than itself, or its leading opponent)",
         hunter, params=_min_transports(2),
     ),
-    PlayerInfo("saboteur", "races; slows down every other seat's vehicle it can", saboteur, params=_min_transports(1)),
+    PlayerInfo("saboteur", "races; slows down every other seat's vehicle it can", saboteur,
+               params=(*_min_transports(1), *_ATTACK_RULES)),
     PlayerInfo("racer", "races; never plays against another seat and drops its attack cards", racer,
                params=_min_transports(2)),
     PlayerInfo("random", "uniform among the legal answers", random_player, stochastic=True),

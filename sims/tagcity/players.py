@@ -14,6 +14,11 @@ a legal placement S: ``gain`` = the values of the targets S completes now,
 completing them, ``contact`` = sides of S against the sheet's edge or painted
 cells.  V1 = 10 gain + progress (greedy), V2 = 3 gain + progress + 0.5 contact
 (builder, sniper, closer); both are kept multiplied by 2L.
+
+The weights are each player's parameters (``gain_weight``, ``contact_halves``:
+V = gain_weight * gain + progress + contact_halves / 2 * contact), their
+defaults the specification's V1 (greedy) and V2 (the others); closer's
+``close_circles`` is the specification's "1 or 2 circles free".
 """
 
 from __future__ import annotations
@@ -21,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from balance.game import PlayerInfo
-from balance.state import N_SEATS, SCORE, draw_below, memory, remember
+from balance.game import Param, PlayerInfo
+from balance.state import N_SEATS, SCORE, draw_below, memory, player_param, remember
 from sims.tagcity.params import P_SOCIAL_POINTS
 from sims.tagcity.state import (
     ACT_DRONE,
@@ -65,10 +70,16 @@ from sims.tagcity.state import (
     n_free_circles,
     nth_legal,
     offered,
+    value_type,
 )
 
 VALUE_1 = np.int64(V1)  # greedy's value
 VALUE_2 = np.int64(V2)  # builder's, sniper's and closer's
+
+# The parameters of greedy, builder, sniper and closer, in declaration order.
+K_GAIN_WEIGHT = 0
+K_CONTACT_HALVES = 1
+K_CLOSE_CIRCLES = 2  # closer's only
 
 RANK_PAINT = 2
 RANK_DRONE = 1
@@ -253,6 +264,12 @@ def leads(st, seat):
     return True
 
 
+@njit(cache=True, inline="always")
+def own_value(st, seat):
+    """The value type of the player in ``seat`` (its weights; V1 or V2 at the defaults)."""
+    return value_type(player_param(st, seat, K_GAIN_WEIGHT), player_param(st, seat, K_CONTACT_HALVES))
+
+
 # --------------------------------------------------------------------------- the players
 @njit(cache=True)
 def random_player(kind, seat, subject, st):
@@ -315,41 +332,65 @@ def random_player(kind, seat, subject, st):
 
 @njit(cache=True)
 def greedy(kind, seat, subject, st):
-    """V1; takes points now: drones whenever a drone scores more now than any paint."""
+    """V1 (its weights); takes points now: drones whenever a drone scores more now than any paint."""
+    vtype = own_value(st, seat)
     if kind == KIND_ASSIGN:
-        return assign_by_value(st, seat, VALUE_1)
-    return take_points(st, seat, VALUE_1)
+        return assign_by_value(st, seat, vtype)
+    return take_points(st, seat, vtype)
 
 
 @njit(cache=True)
 def builder(kind, seat, subject, st):
-    """V2; packs the city: paints whenever it can, drones only when stuck."""
+    """V2 (its weights); packs the city: paints whenever it can, drones only when stuck."""
+    vtype = own_value(st, seat)
     if kind == KIND_ASSIGN:
-        return assign_by_value(st, seat, VALUE_2)
-    return build(st, seat, VALUE_2)
+        return assign_by_value(st, seat, vtype)
+    return build(st, seat, vtype)
 
 
 @njit(cache=True)
 def sniper(kind, seat, subject, st):
-    """V2, chosen like greedy: packs the city but drones whenever that pays now."""
+    """V2 (its weights), chosen like greedy: packs the city but drones whenever that pays now."""
+    vtype = own_value(st, seat)
     if kind == KIND_ASSIGN:
-        return assign_by_value(st, seat, VALUE_2)
-    return take_points(st, seat, VALUE_2)
+        return assign_by_value(st, seat, vtype)
+    return take_points(st, seat, vtype)
 
 
 @njit(cache=True)
 def closer(kind, seat, subject, st):
-    """builder, but with 1 or 2 circles free and a strict lead it checks social
-    networks rather than paint for nothing: it runs the clock out."""
+    """builder, but with 1 to ``close_circles`` (2) circles free and a strict lead
+    it checks social networks rather than paint for nothing: it runs the clock out."""
+    vtype = own_value(st, seat)
     if kind == KIND_ASSIGN:
-        return assign_by_value(st, seat, VALUE_2)
-    die, p, _, gain = best_paint(st, seat, VALUE_2)
+        return assign_by_value(st, seat, vtype)
+    die, p, _, gain = best_paint(st, seat, vtype)
     free = n_free_circles(st)
-    if (free == 1 or free == 2) and leads(st, seat) and (p < 0 or gain == 0):
+    if 1 <= free <= player_param(st, seat, K_CLOSE_CIRCLES) and leads(st, seat) and (p < 0 or gain == 0):
         return social_answer(st)
     if p >= 0:
         return act(ACT_PAINT, die, p)
-    return stuck(st, seat, VALUE_2)
+    return stuck(st, seat, vtype)
+
+
+def _value_params(gain_weight: int, contact_halves: int) -> tuple[Param, ...]:
+    """The weights of a player's value V (the order of K_*)."""
+    return (
+        Param(
+            "gain_weight", "int", gain_weight,
+            "weight of the points a placement scores now in its value V (V1: 10, V2: 3)",
+            "reading: the specification's V1 and V2 (section (e)); 0..30 spans points-blind to points-only",
+            low=0, high=30,
+        ),
+        Param(
+            "contact_halves", "int", contact_halves,
+            "weight of each side of contact (on the sheet's edge or a painted cell) in V, in half points "
+            "(V1: 0, V2: 1 = 1/2 a point per side)",
+            "reading: the specification's V1 and V2 (section (e)); up to 6 points per side (a trained sniper "
+            "went to the top of 0..6, docs/train.md)",
+            low=0, high=12,
+        ),
+    )
 
 
 PLAYERS = (
@@ -359,15 +400,28 @@ PLAYERS = (
         random_player,
         stochastic=True,
     ),
-    PlayerInfo("greedy", "takes points now (value V1): drones whenever a drone scores more now than any paint", greedy),
-    PlayerInfo("builder", "packs the city (value V2): paints whenever it can, drones only when stuck", builder),
+    PlayerInfo("greedy", "takes points now (value V1): drones whenever a drone scores more now than any paint", greedy,
+               params=_value_params(10, 0)),
+    PlayerInfo("builder", "packs the city (value V2): paints whenever it can, drones only when stuck", builder,
+               params=_value_params(3, 1)),
     PlayerInfo(
-        "sniper", "packs the city (value V2) but drones whenever a drone scores more now than any paint", sniper
+        "sniper", "packs the city (value V2) but drones whenever a drone scores more now than any paint", sniper,
+        params=_value_params(3, 1),
     ),
     PlayerInfo(
         "closer",
         "builder, but with 1 or 2 circles left and a strict lead checks social networks rather than paint for nothing",
         closer,
+        params=(
+            *_value_params(3, 1),
+            Param(
+                "close_circles", "int", 2,
+                "the most free circles at which, leading strictly and with no paint that scores, it checks social "
+                "networks to run the clock out (0: never)",
+                "reading: the specification's 'with 1 or 2 circles free'; up to the largest social_circles",
+                low=0, high=16,
+            ),
+        ),
     ),
 )
 

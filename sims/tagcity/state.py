@@ -165,7 +165,7 @@ CELL_V2 = LAYOUT.dynamic(MAX_PLAYERS * MAX_CELLS)  # ... to V2 (times 2L), its c
 NEAR = LAYOUT.dynamic(MAX_PLAYERS * K_STRIDE * MAX_WORDS)  # per seat and z: empty cells of targets z cells may complete
 SHEET_VERSION = LAYOUT.dynamic(MAX_PLAYERS)  # per seat: paints so far (the cache's key)
 WEIGHT_VERSION = LAYOUT.dynamic(1)  # targets closed so far (the cache's key)
-BEST = LAYOUT.dynamic(MAX_PLAYERS * 2 * MAX_TILES * 4)  # per seat, value, tile: key, placement, value, gain
+BEST = LAYOUT.dynamic(MAX_PLAYERS * 3 * MAX_TILES * 4)  # per seat, value (V1, V2, a player's own), tile: key, placement, value, gain
 HEAT = LAYOUT.size  # the last dynamic region; its size is the board's (encode)
 
 # Board scalars: st[BOARD + k]
@@ -584,9 +584,10 @@ def placement_value(st, seat, p, vtype):
             gain += w
         else:
             prog += w * n * st[INV + e]
-    if vtype == V1:
-        return 20 * scale * gain + 2 * prog, gain
-    return 6 * scale * gain + 2 * prog + scale * contact_of(st, seat, at), gain
+    g, c = value_weights(vtype)
+    if c == 0:
+        return 2 * g * scale * gain + 2 * prog, gain
+    return 2 * g * scale * gain + 2 * prog + c * scale * contact_of(st, seat, at), gain
 
 
 @njit(cache=True)
@@ -702,6 +703,29 @@ def update_near(st, seat):
 NO_VALUE = np.int64(-(2**62))
 V1 = 0
 V2 = 1
+V_OWN = 2  # a value of a player's own weights: V_OWN + (gain weight << 8) + contact weight in halves
+
+
+@njit(cache=True, inline="always")
+def value_type(gain_weight, contact_halves):
+    """The value type of V = gain_weight * gain + progress + contact_halves / 2 *
+    contact: V1 (10, 0) and V2 (3, 1) by their names, any other pair as V_OWN
+    with the weights packed in (value_weights unpacks them)."""
+    if gain_weight == 10 and contact_halves == 0:
+        return np.int64(V1)
+    if gain_weight == 3 and contact_halves == 1:
+        return np.int64(V2)
+    return np.int64(V_OWN + (gain_weight << 8) + contact_halves)
+
+
+@njit(cache=True, inline="always")
+def value_weights(vtype):
+    """(gain weight, contact weight in halves) of a value type."""
+    if vtype == V1:
+        return np.int64(10), np.int64(0)
+    if vtype == V2:
+        return np.int64(3), np.int64(1)
+    return (vtype - V_OWN) >> 8, (vtype - V_OWN) & 255
 
 
 @njit(cache=True)
@@ -726,7 +750,9 @@ def best_placement(st, seat, shape, vtype):
     sum of its cells' values (progress and contact, kept per cell by the
     kernel) plus, for the targets it completes, the difference between the
     gain's weight and their progress share: (20 - 2) L w for V1, (6 - 2) L w
-    for V2.  Only a placement touching NEAR (for its size) can complete a target."""
+    for V2, (2 g - 2) L w for a gain weight g.  A contact weight of c halves
+    (c > 1) adds c - 1 times each cell's contact (CELL_V2 - CELL_V1) to V2's
+    cells.  Only a placement touching NEAR (for its size) can complete a target."""
     words = st[B_WORDS]
     cols = st[B_COLS]
     sheet = SHEET + seat * MAX_WORDS
@@ -739,8 +765,11 @@ def best_placement(st, seat, shape, vtype):
     n1 = st[near + 1]
     n2 = st[near + 2]
     n3 = st[near + 3]
-    cells = (CELL_V1 if vtype == V1 else CELL_V2) + seat * MAX_CELLS
-    bonus = (18 if vtype == V1 else 4) * st[B_SCALE]
+    g, c = value_weights(vtype)
+    cells = (CELL_V1 if c == 0 else CELL_V2) + seat * MAX_CELLS
+    mix = c - 1 if c > 1 else 0  # extra contact beyond V2's half point per side
+    plain = CELL_V1 + seat * MAX_CELLS
+    bonus = (2 * g - 2) * st[B_SCALE]
     empty = EMPTY + seat * MAX_TARGETS
     place_at = st[B_PLACE_AT]
     stride = st[B_STRIDE]
@@ -763,6 +792,10 @@ def best_placement(st, seat, shape, vtype):
                 base = at + r_cells
                 for j in range(st[base]):
                     value += st[cells + st[base + 1 + j]]
+                if mix != 0:
+                    for j in range(st[base]):
+                        y = st[base + 1 + j]
+                        value += mix * (st[cells + y] - st[plain + y])
                 touch = st[at] & n0
                 if words > 1:
                     touch |= st[at + 1] & n1
@@ -792,7 +825,7 @@ def best_cached(st, seat, shape, vtype):
     """:func:`best_placement`, remembered until ``seat``'s sheet or a target's
     worth changes (the same answer, computed once)."""
     key = (st[SHEET_VERSION + seat] << 32) + st[WEIGHT_VERSION] + 1
-    at = BEST + ((seat * 2 + vtype) * MAX_TILES + shape) * 4
+    at = BEST + ((seat * 3 + min(vtype, V_OWN)) * MAX_TILES + shape) * 4
     if st[at] == key:
         return st[at + 1], st[at + 2], st[at + 3]
     p, value, gain = best_placement(st, seat, shape, vtype)

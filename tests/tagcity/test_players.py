@@ -130,8 +130,11 @@ class View:
         return gain, progress, contact
 
     def value(self, seat, cells, v):
+        """V for the weights ``v = (gain weight, contact weight in halves)``:
+        V1 = (10, 0), V2 = (3, 1) (the specification's)."""
         gain, progress, contact = self.terms(seat, cells)
-        return 10 * gain + progress if v == 1 else 3 * gain + progress + Fraction(contact, 2)
+        g, c = v
+        return g * gain + progress + Fraction(c * contact, 2)
 
     def best(self, seat, shape, v):
         best = None
@@ -166,8 +169,20 @@ def spec_assign(view, seat, v):
     return slots
 
 
-def spec_act(view, seat, player):
-    v = 1 if player == "greedy" else 2
+V1, V2 = (10, 0), (3, 1)
+
+
+def player_of(label):
+    """(name, weights of V, close_circles) of a label such as ``sniper:gain_weight=5``."""
+    name, _, rest = label.partition(":")
+    values = dict(item.split("=") for item in rest.split(";")) if rest else {}
+    g0, c0 = V1 if name == "greedy" else V2
+    weights = (int(values.get("gain_weight", g0)), int(values.get("contact_halves", c0)))
+    return name, weights, int(values.get("close_circles", 2))
+
+
+def spec_act(view, seat, label):
+    player, v, close_circles = player_of(label)
     offered = view.offered()
     low_die = min(offered)
     paint = None  # (die, cells, value)
@@ -197,7 +212,7 @@ def spec_act(view, seat, player):
     if player == "closer":
         free = len(view.free)
         leads = all(view.score[seat] > view.score[s] for s in range(view.n) if s != seat)
-        if free in (1, 2) and leads and (paint is None or paint_now == 0):
+        if 1 <= free <= close_circles and leads and (paint is None or paint_now == 0):
             return social
     if paint:
         return (PAINT, paint[0], paint[1])
@@ -233,7 +248,7 @@ def compare_games(labels, params, seed, games, rounds=99):
             view = View(events, params, len(labels))
             player = labels[seat]
             if kind == KIND_ASSIGN:
-                v = 1 if player == "greedy" else 2
+                v = player_of(player)[1]
                 slots = [view.faces[f - 1][(answer >> d) & 1] for d, f in enumerate(view.dice)]
                 assert slots == spec_assign(view, seat, v), f"game {game} round {events[-1]['turn']}: assign"
             else:
@@ -256,6 +271,20 @@ def compare_games(labels, params, seed, games, rounds=99):
 )
 def test_the_players_decide_as_the_specification_defines_them(labels, params, games):
     assert compare_games(labels, params, 21, games) > 40
+
+
+@pytest.mark.parametrize(
+    "labels, params",
+    [
+        # Other weights of V (a gain weight above and below, contact beyond V2's half point, none)
+        # and closer's clock run out from more circles: the same reading with those numbers.
+        (["sniper:gain_weight=7;contact_halves=3", "greedy:gain_weight=2;contact_halves=1"], {}),
+        (["builder:contact_halves=0", "closer:gain_weight=0;contact_halves=4;close_circles=4"],
+         {"social_circles": 6}),
+    ],
+)
+def test_the_players_parameters_change_their_values_as_defined(labels, params):
+    assert compare_games(labels, params, 5, range(1)) > 20
 
 
 @pytest.mark.slow

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from numba import njit
 
-from balance.game import PlayerInfo
+from balance.game import Param, PlayerInfo
+from balance.state import player_param
+
+K_HOLD_BACK = 0  # cautious's parameters, in declaration order
+K_FROM_ROLL = 1
 
 
 @njit(cache=True)
@@ -15,13 +19,26 @@ def plain(kind, seat, roll, st):
 
 @njit(cache=True)
 def cautious(kind, seat, roll, st):
-    """One step less on a six."""
-    return roll - 1 if roll == 6 else roll
+    """``hold_back`` steps less on a roll of ``from_roll`` or more (by default one
+    step less on a six)."""
+    if roll >= player_param(st, seat, K_FROM_ROLL):
+        return max(0, roll - player_param(st, seat, K_HOLD_BACK))
+    return roll
 
 
 PLAYERS = (
     PlayerInfo("plain", "moves the whole roll", plain),
-    PlayerInfo("cautious", "moves one step less on a six", cautious),
+    PlayerInfo(
+        "cautious",
+        "moves one step less on a six",
+        cautious,
+        params=(
+            Param("hold_back", "int", 1, "steps it gives up on a high roll",
+                  "reading: a test knob (0 plays like plain, the best there is in a race)", low=0, high=6),
+            Param("from_roll", "int", 6, "the lowest roll it holds back on",
+                  "reading: a test knob", low=1, high=6),
+        ),
+    ),
 )
 
 

@@ -45,17 +45,34 @@ One decision, as :func:`play_on` plays it::
 ``mc``); a run with players from a user's file recompiles the drivers with a
 switch that also calls them (:meth:`Kernel.with_decide`, not cached).
 
-The search player, at a decision with more than one candidate, plays
-``rollouts`` playouts in a copy of the state (the workspace at SCRATCH_AT),
-shared evenly among the candidates in rounds: in round r every candidate is
-played from the same copy of the position, reseeded from the same stream of
-its own (``rng_seed_search(seed, game, search, r)``: the search never reads the
-game's true stream) and ``determinize``d alike, so the candidates are compared
-on common random numbers (the same dice, the same resampled deck), which
-separates close answers with far fewer playouts than independent ones.  After
-the candidate is applied the playout goes on with the rollout policy in every
-seat for ``horizon`` turns (0: to the end) and is scored by ``evaluate``.  The
-answer with the highest total wins; on a tie, the rollout policy's own answer.
+The search player ``mc`` (docs/players.md measures it game by game) races the
+candidates against the rollout policy's own answer, the *incumbent*, which it
+adds to the candidates when the game's menu lacks it.  A round plays every
+answer still in the race once, from a copy of the position (the workspace at
+SCRATCH_AT) reseeded from a stream of its own (``rng_seed_search(seed, game,
+search, playout)``: the search never reads the game's true stream) and
+``determinize``d; the answer is applied and the playout goes on with the rollout
+policy in every seat for ``horizon`` turns (0: to the end), scored by
+``evaluate``.  Each challenger's value minus the incumbent's in the same round
+is one paired difference.  With common random numbers (``crn``) every answer of
+a round shares the round's stream (the same dice, the same resampled deck),
+which cancels the luck the answers share; without, each answer of each round
+has its own stream (better where the same dice would go to another seat after
+one answer than after the other, as in Pig).
+
+After 4, 8, 16, ... rounds the race drops every challenger whose paired
+difference is clearly below zero (its upper confidence bound, ``evidence``
+standard errors, Student-corrected for the rounds played) and every challenger
+clearly below the leader (bounded by the sum of both standard errors); it
+stops when no challenger is left, or when one is left that is clearly better
+than the incumbent, or when the next round would pass ``rollouts`` playouts.
+Obvious decisions thus cost a few rounds, close ones the whole budget.  The
+answer is the leading challenger only if its lower confidence bound is above
+zero (at least 4 rounds): mc leaves its rollout policy's answer on evidence
+only, so that in expectation it plays at least as well as that policy.
+``allocation = even`` keeps the plain flat Monte Carlo of earlier versions for
+comparison: the budget shared evenly in rounds on common random numbers, the
+best total wins (the incumbent on a tie), no test.
 The playout never calls ``decide``, so the search cannot recurse.
 """
 
@@ -76,6 +93,10 @@ from numba.extending import intrinsic
 from balance.parallel import batch_size, claim, new_counter
 from balance.rng import rng_seed, rng_seed_search
 from balance.state import (
+    ARM_ALIVE,
+    ARM_DIFF,
+    ARM_HASH,
+    ARM_SQUARES,
     ARM_VALUE,
     CANDIDATES,
     CORE,
@@ -101,6 +122,8 @@ from balance.state import (
     RNG,
     SCORE,
     SCRATCH_AT,
+    SEARCH_DEVIATIONS,
+    SEARCH_PLAYOUTS,
     SEARCHES,
     SEARCHING,
     SEAT,
@@ -109,6 +132,7 @@ from balance.state import (
     SIZE,
     SUBJECT,
     TURN,
+    VALUE_SCALE,
     WINNER,
 )
 
@@ -116,6 +140,23 @@ from balance.state import (
 MC_ROLLOUTS = MC_PARAMS + 0
 MC_ROLLOUT_POLICY = MC_PARAMS + 1
 MC_HORIZON = MC_PARAMS + 2
+MC_CRN = MC_PARAMS + 3
+MC_EVIDENCE = MC_PARAMS + 4  # a float, stored as its bits
+MC_ALLOCATION = MC_PARAMS + 5
+ALLOCATIONS = ("race", "even")  # MC_ALLOCATION's values, in this order
+ALLOCATION_EVEN = np.int64(1)
+FIRST_CHECK = np.int64(4)  # rounds before the race first drops answers (then 8, 16, ...)
+MIN_ROUNDS = np.int64(8)  # rounds before mc may leave the incumbent
+STREAMS_PER_ROUND = np.int64(MAX_CANDIDATES + 1)  # independent playouts: a stream per answer and round
+INDIFFERENCE = np.float64(VALUE_SCALE / 200)  # gains below half a percent of a win are not chased
+PRUNE_Z = np.float64(2.0)  # how clearly an answer must lose before the race drops it
+HASH_FACTOR = np.uint64(0x100000001B3)  # FNV-1a's 64-bit prime
+HASH_START = np.uint64(0xCBF29CE484222325)
+# Differences that are all the same so far (most often all 0: two answers
+# whose playouts have not parted yet) are read as if one more pair had differed
+# by VALUE_SCALE: a few identical rounds are no proof that two answers are
+# worth the same when what tells them apart is rare.
+PRIOR_SQUARES = np.float64(VALUE_SCALE) * np.float64(VALUE_SCALE)
 NO_LIMIT = np.int64(1) << np.int64(62)
 # Constants passed to compiled calls are numpy scalars: numba types a plain int
 # or bool global as a literal and would compile the callee once per value.
@@ -218,7 +259,7 @@ def copy_for_search(st, scratch, seat, playout):
 def best_arm(st, n, incumbent):
     """The candidate with the highest summed playout value; on a tie the
     rollout policy's own answer (``incumbent``) when it is a candidate, else
-    the first."""
+    the first (``allocation = even``)."""
     best = 0
     for a in range(n):
         if st[CANDIDATES + a] == incumbent:
@@ -228,6 +269,93 @@ def best_arm(st, n, incumbent):
         if st[ARM_VALUE + a] > st[ARM_VALUE + best]:
             best = a
     return best
+
+
+@njit(cache=True)
+def student(z, rounds):
+    """The Student-t quantile matching the normal quantile ``z`` for the mean of
+    ``rounds`` paired differences (rounds - 1 degrees of freedom), by the
+    Cornish-Fisher expansion (within 0.15 of the exact quantile at 3 degrees of
+    freedom and z = 2, within 0.01 from 8 on)."""
+    nu = np.float64(rounds - 1)
+    z2 = z * z
+    g1 = (z2 + 1.0) * z / 4.0
+    g2 = ((5.0 * z2 + 16.0) * z2 + 3.0) * z / 96.0
+    g3 = (((3.0 * z2 + 19.0) * z2 + 17.0) * z2 - 15.0) * z / 384.0
+    return z + g1 / nu + g2 / (nu * nu) + g3 / (nu * nu * nu)
+
+
+@njit(cache=True)
+def arm_mean(st, a, rounds):
+    """Mean paired difference of answer ``a`` to the incumbent over ``rounds``."""
+    return st[ARM_DIFF + a] / np.float64(rounds)
+
+
+@njit(cache=True)
+def arm_error(st, a, rounds):
+    """Standard error of that mean, from the sample variance of the
+    differences (PRIOR_SQUARES when they have not varied yet)."""
+    total = np.float64(st[ARM_DIFF + a])
+    squares = st[ARM_SQUARES + a] - total * total / rounds
+    if squares <= 0.0:
+        return np.sqrt(PRIOR_SQUARES) / rounds
+    return np.sqrt(squares / (rounds - 1) / rounds)
+
+
+@njit(cache=True)
+def position_hash(scratch):
+    """A hash of a search copy's position (the header's per-game part but the
+    stream, and the dynamic span): two answers that lead to the same position
+    are the same answer."""
+    h = HASH_START
+    for i in range(RESET_AT, HEADER_END):
+        if i != RNG and i != RNG + 1:
+            h = (h ^ np.uint64(scratch[i])) * HASH_FACTOR
+    for i in range(scratch[DYNAMIC_AT], scratch[DYNAMIC_END]):
+        h = (h ^ np.uint64(scratch[i])) * HASH_FACTOR
+    return np.int64(h)
+
+
+@njit(cache=True)
+def leader(st, n, incumbent):
+    """The challenger still raced with the largest summed difference; -1: none."""
+    best = -1
+    for a in range(n):
+        if a != incumbent and st[ARM_ALIVE + a] and (best < 0 or st[ARM_DIFF + a] > st[ARM_DIFF + best]):
+            best = a
+    return best
+
+
+@njit(cache=True)
+def prune(st, n, incumbent, rounds, t):
+    """Drop the challengers that cannot matter: those that cannot beat the
+    incumbent by INDIFFERENCE (their upper bound, ``t`` standard errors) and
+    those clearly below the leader.  Returns the answers still raced, the
+    incumbent included."""
+    for a in range(n):
+        if a != incumbent and st[ARM_ALIVE + a] and arm_mean(st, a, rounds) + t * arm_error(st, a, rounds) < INDIFFERENCE:
+            st[ARM_ALIVE + a] = 0
+    lead = leader(st, n, incumbent)
+    alive = 1
+    if lead < 0:
+        return alive
+    lead_mean = arm_mean(st, lead, rounds)
+    lead_error = arm_error(st, lead, rounds)
+    for a in range(n):
+        if a == incumbent or not st[ARM_ALIVE + a]:
+            continue
+        # Var(d_a - d_lead) <= (se_a + se_lead)^2 whatever their correlation.
+        if a != lead and arm_mean(st, a, rounds) - lead_mean + t * (arm_error(st, a, rounds) + lead_error) < 0.0:
+            st[ARM_ALIVE + a] = 0
+        else:
+            alive += 1
+    return alive
+
+
+@njit(cache=True)
+def clearly_better(st, a, rounds, t):
+    """Answer ``a``'s lower confidence bound over the incumbent is above zero."""
+    return rounds >= MIN_ROUNDS and arm_mean(st, a, rounds) - t * arm_error(st, a, rounds) > 0.0
 
 
 # --------------------------------------------------------------------------- the template
@@ -283,15 +411,13 @@ def playout(st, last_turn):
 
 
 def mc_player(kind, seat, subject, st):
-    """The search player: flat Monte Carlo with common random numbers."""
+    """The search player: a race of the candidates against the rollout
+    policy's answer (the module docstring)."""
     own = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
     policy = st[own + MC_ROLLOUT_POLICY]
     n = candidates(st, st[CANDIDATES : CANDIDATES + MAX_CANDIDATES])
     if n == 0:
         return heuristics(policy, kind, seat, subject, st)
-    if n == 1:
-        return st[CANDIDATES]
-    rounds = max(1, st[own + MC_ROLLOUTS] // n)
     horizon = st[own + MC_HORIZON]
     last_turn = st[TURN] + horizon if horizon > 0 else NO_LIMIT
     at = st[SCRATCH_AT]
@@ -299,17 +425,161 @@ def mc_player(kind, seat, subject, st):
     # The rollout policy's own answer, asked on a copy (it may draw random numbers).
     copy_for_search(st, scratch, seat, NO_ROWS)
     incumbent = heuristics(policy, kind, seat, subject, scratch)
+    if st[own + MC_ALLOCATION] == ALLOCATION_EVEN:
+        return even_search(st, scratch, seat, n, incumbent, last_turn, st[own + MC_ROLLOUTS])
+    return race(st, scratch, seat, n, incumbent, last_turn, st[own + MC_ROLLOUTS])
+
+
+def play_arm(st, scratch, seat, a, stream, last_turn):
+    """One playout of answer ``a`` on stream ``stream``: its value for ``seat``."""
+    copy_for_search(st, scratch, seat, stream)
+    determinize(scratch, seat)
+    apply(scratch, st[CANDIDATES + a])
+    playout(scratch, last_turn)  # returns at once if that answer ended the game
+    return evaluate(scratch, seat)
+
+
+def race(st, scratch, seat, n, incumbent, last_turn, budget):
+    """The race of the module docstring; returns the answer."""
+    own = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
+    inc = -1
+    for a in range(n):
+        if st[CANDIDATES + a] == incumbent:
+            inc = a
+            break
+    if inc < 0:  # the menu lacks the policy's answer: it races too
+        inc = n if n < MAX_CANDIDATES else n - 1
+        st[CANDIDATES + inc] = incumbent
+        n = inc + 1
+    if n == 1:
+        return incumbent
+    crn = st[own + MC_CRN] != 0
+    z = st[own + MC_EVIDENCE : own + MC_EVIDENCE + 1].view(np.float64)[0]
+    # Answers that lead to the same position as an earlier one (or as the
+    # incumbent's) are the same answer: they never race.
+    for a in range(n):
+        copy_for_search(st, scratch, seat, NO_ROWS)
+        determinize(scratch, seat)
+        apply(scratch, st[CANDIDATES + a])
+        st[ARM_HASH + a] = position_hash(scratch)
+    alive = 0
+    for a in range(n):
+        st[ARM_VALUE + a] = 0
+        st[ARM_DIFF + a] = 0
+        st[ARM_SQUARES + a] = 0
+        st[ARM_ALIVE + a] = 1
+        if a != inc:
+            if st[ARM_HASH + a] == st[ARM_HASH + inc]:
+                st[ARM_ALIVE + a] = 0
+            else:
+                for b in range(a):
+                    if st[ARM_ALIVE + b] and b != inc and st[ARM_HASH + b] == st[ARM_HASH + a]:
+                        st[ARM_ALIVE + a] = 0
+                        break
+        alive += st[ARM_ALIVE + a]
+    if alive == 1:
+        st[SEARCHES] += 1
+        return incumbent
+    rounds = np.int64(0)
+    used = np.int64(0)
+    check = FIRST_CHECK
+    while used + alive <= budget:
+        base = rounds if crn else rounds * STREAMS_PER_ROUND
+        mine = play_arm(st, scratch, seat, inc, base, last_turn)
+        st[ARM_VALUE + inc] += mine
+        for a in range(n):
+            if a == inc or not st[ARM_ALIVE + a]:
+                continue
+            value = play_arm(st, scratch, seat, a, base if crn else base + 1 + a, last_turn)
+            d = value - mine
+            st[ARM_VALUE + a] += value
+            st[ARM_DIFF + a] += d
+            st[ARM_SQUARES + a] += d * d
+        used += alive
+        rounds += 1
+        if rounds == check:
+            check *= 2
+            alive = prune(st, n, inc, rounds, student(PRUNE_Z, rounds))
+            if alive == 1:
+                break
+            # An early switch needs at least the evidence that drops an answer, and more
+            # the earlier it comes (O'Brien-Fleming: the bound grows with the square
+            # root of the rounds the budget still allows).
+            planned = rounds + (budget - used) // alive
+            early = student(max(z, PRUNE_Z), rounds) * np.sqrt(planned / rounds)
+            if alive == 2 and clearly_better(st, leader(st, n, inc), rounds, early):
+                break
+    st[SEARCHES] += 1
+    st[SEARCH_PLAYOUTS] += used
+    best = leader(st, n, inc)
+    if best >= 0 and rounds >= MIN_ROUNDS and clearly_better(st, best, rounds, student(z, rounds)):
+        st[SEARCH_DEVIATIONS] += 1
+        return st[CANDIDATES + best]
+    return incumbent
+
+
+def even_search(st, scratch, seat, n, incumbent, last_turn, budget):
+    """Flat Monte Carlo: ``budget`` playouts shared evenly in rounds on common
+    random numbers, the best total wins (``allocation = even``)."""
+    if n == 1:
+        return st[CANDIDATES]
+    rounds = max(1, budget // n)
     for a in range(n):
         st[ARM_VALUE + a] = 0
     for r in range(rounds):
         for a in range(n):
-            copy_for_search(st, scratch, seat, np.int64(r))  # round r: the same stream for every answer
-            determinize(scratch, seat)
-            apply(scratch, st[CANDIDATES + a])
-            playout(scratch, last_turn)  # returns at once if that answer ended the game
-            st[ARM_VALUE + a] += evaluate(scratch, seat)
+            st[ARM_VALUE + a] += play_arm(st, scratch, seat, a, np.int64(r), last_turn)
     st[SEARCHES] += 1
-    return st[CANDIDATES + best_arm(st, n, incumbent)]
+    st[SEARCH_PLAYOUTS] += rounds * n
+    answer = st[CANDIDATES + best_arm(st, n, incumbent)]
+    if answer != incumbent:
+        st[SEARCH_DEVIATIONS] += 1
+    return answer
+
+
+def crn_probe(st, rounds, out):
+    """At the pending decision of a searching seat: for every candidate but the
+    rollout policy's answer, the variance of its playout value minus that
+    answer's, over ``rounds`` rounds with common random numbers (``out[a, 0]``)
+    and with a stream per answer and round (``out[a, 1]``); ``out[a, 2]`` is
+    1 for the policy's own answer.  Returns the number of candidates (0: no
+    search here).  What docs/players.md's CRN table measures."""
+    seat = st[DECIDER]
+    own = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
+    n = candidates(st, st[CANDIDATES : CANDIDATES + MAX_CANDIDATES])
+    if n < 2:
+        return 0
+    horizon = st[own + MC_HORIZON]
+    last_turn = st[TURN] + horizon if horizon > 0 else NO_LIMIT
+    at = st[SCRATCH_AT]
+    scratch = st[at : at + st[CORE]]
+    copy_for_search(st, scratch, seat, NO_ROWS)
+    incumbent = heuristics(st[own + MC_ROLLOUT_POLICY], st[DECISION], seat, st[SUBJECT], scratch)
+    inc = -1
+    for a in range(n):
+        out[a, 0] = 0.0
+        out[a, 1] = 0.0
+        out[a, 2] = 0.0
+        if st[CANDIDATES + a] == incumbent and inc < 0:
+            inc = a
+    if inc < 0:
+        return 0
+    out[inc, 2] = 1.0
+    for mode in range(2):
+        for a in range(n):
+            if a == inc:
+                continue
+            total = 0.0
+            squares = 0.0
+            for r in range(rounds):
+                base = np.int64(r) * STREAMS_PER_ROUND
+                mine = play_arm(st, scratch, seat, inc, base, last_turn)
+                value = play_arm(st, scratch, seat, a, base if mode == 0 else base + 1 + a, last_turn)
+                d = np.float64(value - mine)
+                total += d
+                squares += d * d
+            out[a, mode] = (squares - total * total / rounds) / (rounds - 1)
+    return n
 
 
 def play_batch(
@@ -364,7 +634,9 @@ def play_traced(image, seating, player_params, seed, game, n_event_rows, with_sc
     return st
 
 
-_TEMPLATE = (decide, play_on, play_game, playout, mc_player, play_batch, play_traced)
+_TEMPLATE = (
+    decide, play_on, play_game, playout, play_arm, race, even_search, crn_probe, mc_player, play_batch, play_traced,
+)
 _PARALLEL = frozenset({"play_batch"})
 _DECIDING = ("play_on", "play_game", "play_batch", "play_traced")  # what a new decide recompiles
 _SUPPLIED = ("advance", "apply", "heuristics", "candidates", "determinize", "evaluate")
@@ -390,6 +662,11 @@ class Kernel:
     play_batch: Any
     play_traced: Any
     supplied: dict[str, Any]
+    search_parts: tuple[Any, ...] = ()  # play_arm, race, even_search, crn_probe (mc's own parts)
+
+    @property
+    def crn_probe(self) -> Any:
+        return self.search_parts[3]
 
     @property
     def mc(self) -> int:
@@ -410,10 +687,14 @@ class Kernel:
         return Kernel(
             self.module, self.n_heuristics, decide_fn, fresh["play_on"], fresh["play_game"],
             self.playout, self.mc_player, fresh["play_batch"], fresh["play_traced"], self.supplied,
+            self.search_parts,
         )
 
     def dispatchers(self) -> list[Any]:
-        return [self.decide, self.play_on, self.play_game, self.playout, self.mc_player, self.play_batch, self.play_traced]
+        return [
+            self.decide, self.play_on, self.play_game, self.playout, self.mc_player, self.play_batch,
+            self.play_traced, *self.search_parts,
+        ]
 
 
 def _instantiate(
@@ -468,6 +749,7 @@ def compile_kernel(
     kernel = Kernel(
         module, int(n_heuristics), made["decide"], made["play_on"], made["play_game"], made["playout"],
         made["mc_player"], made["play_batch"], made["play_traced"], supplied,
+        (made["play_arm"], made["race"], made["even_search"], made["crn_probe"]),
     )
     _drop_stale_cache(module, kernel)
     return kernel

@@ -69,6 +69,7 @@ PARAM_KINDS = ("int", "float", "bool", "choice")
 MAX_SEATS = 6  # balance.state.MAX_SEATS (not imported: numba stays unloaded for listings)
 MAX_PLAYER_PARAMS = 16  # balance.state.MAX_PLAYER_PARAMS
 MC_PARAMS = 8  # balance.state.MC_PARAMS: where mc's own values start
+ALLOCATIONS = ("race", "even")  # balance.engine.ALLOCATIONS: how mc spends its playouts
 
 
 @dataclass(frozen=True)
@@ -218,6 +219,22 @@ class EndReason:
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "meaning": self.meaning, "is_cap": self.is_cap}
+
+
+@dataclass(frozen=True)
+class Staller:
+    """A player a game ships to probe a rule hole: it keeps a game from ending
+    (``player`` in the player syntax, ``does`` what it does in words) and a
+    rule setting that closes the hole (``closed_by``, ``NAME=VALUE``), measured
+    in the game's RULES.md.  ``balance tournament --stallers`` seats it, and
+    any output whose games hit a cap names it."""
+
+    player: str
+    does: str
+    closed_by: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "does": self.does, "closed_by": self.closed_by}
 
 
 @dataclass(frozen=True)
@@ -416,11 +433,17 @@ class GameSpec:
     min_players: int = 2
     max_players: int = 4
     default_players: tuple[str, ...] = ()
-    # The search player's defaults: playouts per decision, the heuristic that plays
-    # them, and turns per playout (0: to the end).
+    # The search player's defaults: the most playouts a decision may use, the
+    # heuristic that plays them, turns per playout (0: to the end), whether the
+    # answers of a round share its dice (common random numbers) and the evidence
+    # (a one-sided z) an answer needs to replace the rollout policy's own.
     mc_rollouts: int = 64
     mc_rollout_policy: str = ""
     mc_horizon: int = 0
+    mc_crn: bool = True
+    mc_evidence: float = 2.0
+    # Players that keep a game from ending where the rules let them (Staller).
+    stallers: tuple[Staller, ...] = ()
     has_gpu: bool = False
 
     def __init__(self) -> None:
@@ -525,18 +548,31 @@ class GameSpec:
         policy = self.mc_rollout_policy or names[0]
         return PlayerInfo(
             "mc",
-            f"flat Monte Carlo search: {self.mc_rollouts} playouts per decision on common random numbers, "
-            f"played by {policy} in every seat, the best mean result wins",
+            f"Monte Carlo search: up to {self.mc_rollouts} playouts a decision raced against {policy}'s own "
+            f"answer, {policy} in every seat of a playout; leaves {policy}'s answer only on evidence",
             func,
             builtin=True,
             stochastic=True,
             params=(
-                Param("rollouts", "int", self.mc_rollouts, "playouts per decision (at least one per candidate)",
-                      "reading: a budget; docs/players.md measures it", low=1, high=100_000),
-                Param("rollout_policy", "choice", policy, "the heuristic that plays every seat in a playout",
-                      "reading: the strongest fast heuristic of the game", choices=names),
+                Param("rollouts", "int", self.mc_rollouts,
+                      "the most playouts a decision may use (a clear decision stops early)",
+                      "reading: a budget; docs/players.md measures the ladder", low=1, high=100_000),
+                Param("rollout_policy", "choice", policy, "the heuristic whose answer mc improves on, and that "
+                      "plays every seat in a playout", "reading: the strongest fast heuristic of the game",
+                      choices=names),
                 Param("horizon", "int", self.mc_horizon, "turns per playout (0: to the end of the game)",
                       "reading: 0 scores real game ends", low=0, high=10_000),
+                Param("crn", "bool", self.mc_crn,
+                      "common random numbers: the answers of a round share its dice and deck",
+                      "reading: on where it lowers the variance of a comparison (docs/players.md measures it)"),
+                Param("evidence", "float", float(self.mc_evidence),
+                      "how clearly (a one-sided z, Student-corrected) an answer must beat the rollout policy's "
+                      "own before mc plays it (2.0: about 2.3% of false switches)",
+                      "reading: docs/players.md", low=0.0, high=10.0),
+                Param("allocation", "choice", "race",
+                      "race: drop clear losers early and leave the policy's answer only on evidence; even: the "
+                      "budget shared evenly, the best total wins (flat Monte Carlo, for comparison)",
+                      "reading: docs/players.md", choices=ALLOCATIONS),
             ),
         )
 

@@ -31,8 +31,9 @@ The header (all slots are plain integers unless said otherwise):
                            per-cell heatmap: a dynamic region of HEAT_CELLS
                            slots it sets during a game, summed over games),
                            SCRIPT_LEN and SCRIPT (forced draws, hand-built tests),
-                           the search player's table (CANDIDATES, ARM_VALUE:
-                           it sets them itself)
+                           the search player's table (CANDIDATES, ARM_VALUE,
+                           ARM_DIFF, ARM_SQUARES, ARM_ALIVE, ARM_HASH: it sets them
+                           itself)
     reset every game       SEED and GAME (the game's identity: search streams
                            derive from them), TURN (player turns begun), SEAT
                            (whose turn; -1 before the first), WINNER (-1: none),
@@ -41,7 +42,9 @@ The header (all slots are plain integers unless said otherwise):
                            what kind, about what; DECIDER -1 when none), RECORD
                            (1: write trace rows), N_EVENTS, SCRIPT_POS,
                            SEARCHING (1 in a search playout), SEARCHES (decisions
-                           searched this game), RNG (2 slots read as uint64),
+                           searched this game), SEARCH_PLAYOUTS (playouts they
+                           used), SEARCH_DEVIATIONS (answers that were not the
+                           rollout policy's), RNG (2 slots read as uint64),
                            SEATING (player index per seat), PLAYER_PARAMS (per
                            seat, MAX_PLAYER_PARAMS values), SCORE (per seat: the
                            outcome's score), MEMORY (per seat, a player's own
@@ -146,8 +149,14 @@ HEAT_AT = _header.static(1)  # a game's per-cell counts (a dynamic region; 0: no
 HEAT_CELLS = _header.static(1)  # cells in it
 SCRIPT_LEN = _header.static(1)
 SCRIPT = _header.static(MAX_SCRIPT)
-CANDIDATES = _header.static(MAX_CANDIDATES)  # the search player's answers to compare
-ARM_VALUE = _header.static(MAX_CANDIDATES)  # summed playout values per answer
+# The search player's table, one row per answer it compares (balance.engine):
+CANDIDATES = _header.static(MAX_CANDIDATES)  # the answers
+ARM_VALUE = _header.static(MAX_CANDIDATES)  # summed playout values
+ARM_DIFF = _header.static(MAX_CANDIDATES)  # summed differences to the rollout policy's answer, round by round
+ARM_SQUARES = _header.static(MAX_CANDIDATES)  # summed squares of those differences
+ARM_ALIVE = _header.static(MAX_CANDIDATES)  # 1 while the answer is still raced
+ARM_HASH = _header.static(MAX_CANDIDATES)  # a hash of the answer's playout values, round by round
+SEARCH_TABLE_END = _header.size
 # reset every game (RESET_AT .. HEADER_END)
 RESET_AT = _header.size
 SEED = _header.static(1)
@@ -164,6 +173,8 @@ N_EVENTS = _header.static(1)
 SCRIPT_POS = _header.static(1)
 SEARCHING = _header.static(1)
 SEARCHES = _header.static(1)
+SEARCH_PLAYOUTS = _header.static(1)
+SEARCH_DEVIATIONS = _header.static(1)
 RNG = _header.static(2)
 SEATING = _header.static(MAX_SEATS)
 PLAYER_PARAMS = _header.static(MAX_SEATS * MAX_PLAYER_PARAMS)

@@ -15,6 +15,7 @@ scipy and statsmodels.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Sequence
 
@@ -229,3 +230,34 @@ def holm_adjust(p_values: Sequence[float]) -> list[float]:
 def bonferroni_adjust(p_values: Sequence[float]) -> list[float]:
     m = len(p_values)
     return [min(1.0, m * p) for p in p_values]
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """The mean of paired differences ``x - y`` (the same games played two
+    ways), its standard error, the two-sided interval at ``confidence`` and the
+    z of the mean against zero."""
+
+    mean: float
+    se: float
+    low: float
+    high: float
+    z: float
+    n: int
+
+
+def paired_difference(x: Sequence[float] | np.ndarray, y: Sequence[float] | np.ndarray,
+                      confidence: float = 0.95) -> PairedDifference:
+    """Mean of ``x - y`` with a normal interval from the differences' own
+    variance: for scores of the same games under two line-ups (common random
+    numbers), where most games do not change and the pairing removes their
+    spread.  A z of 0 when no difference varies and their mean is 0."""
+    d = np.asarray(x, dtype=float) - np.asarray(y, dtype=float)
+    n = int(d.size)
+    if n < 2:
+        raise ValueError("a paired difference needs at least two pairs")
+    mean = float(d.mean())
+    se = float(d.std(ddof=1) / math.sqrt(n))
+    half = z_value(confidence) * se
+    z = mean / se if se > 0 else (0.0 if mean == 0 else math.copysign(math.inf, mean))
+    return PairedDifference(mean, se, mean - half, mean + half, z, n)

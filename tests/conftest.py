@@ -1,8 +1,9 @@
-"""Shared fixtures: the toy game registered for toolkit tests.
+"""Shared fixtures: the test games registered for toolkit tests.
 
-The toy game (tests/toygame/) has no entry point; it is registered when pytest
-starts, so that every test parametrised over ``game_names()`` (the contract
-test, the golden traces) covers it like any installed game.
+The toy game (tests/toygame/, Dice Race) and Pig (tests/piggame/, a game with
+an exact answer) have no entry point; they are registered when pytest starts,
+so that every test parametrised over ``game_names()`` (the contract test, the
+golden traces) covers them like any installed game.
 """
 
 from __future__ import annotations
@@ -12,10 +13,12 @@ import pytest
 
 def register_test_games() -> None:
     from balance.registry import game_names, register
-    from tests.toygame import SPEC
+    from tests.piggame import SPEC as PIG
+    from tests.toygame import SPEC as DICERACE
 
-    if SPEC.name not in game_names():
-        register(SPEC)
+    for spec in (DICERACE, PIG):
+        if spec.name not in game_names():
+            register(spec)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,3 +31,11 @@ def dicerace():
 
     register_test_games()
     return get_game("dicerace")
+
+
+@pytest.fixture(scope="session")
+def pig():
+    from balance.registry import get_game
+
+    register_test_games()
+    return get_game("pig")

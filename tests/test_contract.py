@@ -274,3 +274,39 @@ def test_the_referee_rejects_a_corrupted_end(game):
     events[-1]["winner"] = (events[-1]["winner"] + 2) % (n + 1) - 1  # another seat, or none
     with pytest.raises(AssertionError):
         referee(events)
+
+
+# --------------------------------------------------------------------------- the search player
+SEARCH_GAMES = 600  # games a game's mc plays against its rollout policy (seats alternating)
+
+
+def _scores(spec, a, b, games, seed):
+    """Per game, 1 when ``a`` won, 0 when ``b`` won, 1/2 without a winner; a in
+    seat 0 of even games, seat 1 of odd ones."""
+    players = [spec.parse_player(a), spec.parse_player(b)]
+    seatings = np.array([[0, 1], [1, 0]], np.int64)
+    out = spec.simulate(spec.resolve_params({}), players, seatings, seed, 0, games)
+    seat_of_a = np.arange(games) % 2
+    return np.where(out.winner == seat_of_a, 1.0, np.where(out.winner < 0, 0.5, 0.0))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_mc_is_not_worse_than_its_rollout_policy(game):
+    """The search player at its default budget against the heuristic it searches
+    over, heads up, seats alternating, SEARCH_GAMES games; the same games are
+    played by that heuristic in both seats, so the paired difference of mc's
+    score and the heuristic's own isolates what the search changes.  A
+    one-sided test at 1%: mc fails if the difference is significantly below 0
+    (z < -2.326).  docs/adding-a-game.md: what a new game must meet."""
+    from balance.stats import paired_difference
+
+    spec = spec_of(game)
+    policy = spec.parse_player("mc").value("rollout_policy")
+    mc = _scores(spec, "mc", policy, SEARCH_GAMES, seed=2026)
+    itself = _scores(spec, policy, policy, SEARCH_GAMES, seed=2026)
+    diff = paired_difference(mc, itself)
+    assert diff.z > -2.326, (
+        f"{game}: mc scored {mc.mean():.3f} against {policy}, {policy} itself {itself.mean():.3f} on the same "
+        f"{SEARCH_GAMES} games: {diff.mean:+.3f} ({diff.low:+.3f} to {diff.high:+.3f}), z = {diff.z:.2f}"
+    )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from balance.game import EndReason, GameSpec, TraceContext
+from balance.game import EndReason, GameSpec, Staller, TraceContext
 from sims.bahama.params import PARAMS, check_params
 
 # board.py is imported on use, so `python -m sims.bahama.board` runs without a warning.
@@ -42,6 +42,14 @@ class BahamaSpec(GameSpec):
     default_players = ("nearest", "nearest")
     mc_rollouts = 64
     mc_rollout_policy = "nearest"
+    # A losing player may stand on the last waiting citizen for ever: under the
+    # rulebook's "may move" nothing makes it leave (RULES.md, Players).
+    stallers = (
+        Staller("waiter:patience=0", "stands on a waiting citizen while it is losing, so nobody can end the game",
+                "must_move=true"),
+        Staller("blocker:patience=0", "stands on the field the leader needs next while it is losing",
+                "must_move=true"),
+    )
 
     def check_params(self, values: Mapping[str, Any]) -> None:
         check_params(values)

@@ -115,6 +115,7 @@ from balance.state import (
     MAX_CANDIDATES,
     MAX_PLAYER_PARAMS,
     MC_PARAMS,
+    MC_ROLLOUT_POLICY_SLOT,
     N_SEATS,
     PLAYER_PARAMS,
     RECORD,
@@ -138,7 +139,7 @@ from balance.state import (
 
 # The search player's parameters, in slots MC_PARAMS + i of its seat.
 MC_ROLLOUTS = MC_PARAMS + 0
-MC_ROLLOUT_POLICY = MC_PARAMS + 1
+MC_ROLLOUT_POLICY = MC_ROLLOUT_POLICY_SLOT  # MC_PARAMS + 1
 MC_HORIZON = MC_PARAMS + 2
 MC_CRN = MC_PARAMS + 3
 MC_EVIDENCE = MC_PARAMS + 4  # a float, stored as its bits

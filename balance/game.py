@@ -675,9 +675,17 @@ class GameSpec:
         key = (tuple(sorted((k, params[k]) for k in params)), id(board), n_seats)
         image = self._images.get(key)
         if image is None:
+            from balance.state import HEURISTIC_DEFAULTS, MAX_HEURISTICS
+
             if len(self._images) > 64:
                 self._images.clear()
-            image = np.ascontiguousarray(self.encode(params, board, n_seats), dtype=np.int64)
+            image = np.array(self.encode(params, board, n_seats), dtype=np.int64, order="C")
+            heuristics = self.heuristics
+            if len(heuristics) > MAX_HEURISTICS:
+                raise ValueError(f"{self.name}: at most {MAX_HEURISTICS} heuristic players")
+            for h, info in enumerate(heuristics):  # what balance.state.lend_params lends
+                for k, p in enumerate(info.params[:MC_PARAMS]):
+                    image[HEURISTIC_DEFAULTS + h * MC_PARAMS + k] = p.encode(p.default)
             image.setflags(write=False)
             self._images[key] = image
         return image

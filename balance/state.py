@@ -33,7 +33,8 @@ The header (all slots are plain integers unless said otherwise):
                            SCRIPT_LEN and SCRIPT (forced draws, hand-built tests),
                            the search player's table (CANDIDATES, ARM_VALUE,
                            ARM_DIFF, ARM_SQUARES, ARM_ALIVE, ARM_HASH: it sets them
-                           itself)
+                           itself), HEURISTIC_DEFAULTS (each heuristic's default
+                           parameter values) and LENT_PARAMS (lend_params)
     reset every game       SEED and GAME (the game's identity: search streams
                            derive from them), TURN (player turns begun), SEAT
                            (whose turn; -1 before the first), WINNER (-1: none),
@@ -65,6 +66,7 @@ MEMORY_SLOTS = 16  # a player's own scratch per seat, zeroed every game
 EVENT_WIDTH = 8  # trace row: kind, turn, then six values the game defines
 MAX_CANDIDATES = 64  # answers one search may compare
 MAX_SCRIPT = 64  # forced random draws of a hand-built position
+MAX_HEURISTICS = 16  # heuristic players a game may have
 
 
 class Layout:
@@ -157,6 +159,11 @@ ARM_SQUARES = _header.static(MAX_CANDIDATES)  # summed squares of those differen
 ARM_ALIVE = _header.static(MAX_CANDIDATES)  # 1 while the answer is still raced
 ARM_HASH = _header.static(MAX_CANDIDATES)  # a hash of the answer's playout values, round by round
 SEARCH_TABLE_END = _header.size
+# Every heuristic's default parameter values (MC_PARAMS each, set by the
+# toolkit in every image), and the search player's own values while a search
+# menu asks another heuristic in its seat (lend_params).
+HEURISTIC_DEFAULTS = _header.static(MAX_HEURISTICS * MC_PARAMS)
+LENT_PARAMS = _header.static(MC_PARAMS)
 # reset every game (RESET_AT .. HEADER_END)
 RESET_AT = _header.size
 SEED = _header.static(1)
@@ -257,6 +264,34 @@ def player_param_float(st, seat, k):
     """A float parameter of the player in ``seat`` (stored as its bits)."""
     i = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS + k
     return st[i : i + 1].view(np.float64)[0]
+
+
+MC_ROLLOUT_POLICY_SLOT = MC_PARAMS + 1  # balance.engine.MC_ROLLOUT_POLICY
+
+
+@njit(cache=True)
+def lend_params(st, seat, heuristic):
+    """Before a search menu (a game's ``candidates``) asks ``heuristic`` for
+    its answer in the searching ``seat``: that seat's parameter slots hold its
+    rollout policy's values, so unless ``heuristic`` is that policy they are
+    set to ``heuristic``'s defaults (the policy's kept in LENT_PARAMS).
+    Returns whether they were; hand it to ``return_params`` after the call."""
+    own = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
+    if st[own + MC_ROLLOUT_POLICY_SLOT] == heuristic:
+        return False
+    for k in range(MC_PARAMS):
+        st[LENT_PARAMS + k] = st[own + k]
+        st[own + k] = st[HEURISTIC_DEFAULTS + heuristic * MC_PARAMS + k]
+    return True
+
+
+@njit(cache=True)
+def return_params(st, seat, lent):
+    """Undo ``lend_params`` (when it lent)."""
+    if lent:
+        own = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
+        for k in range(MC_PARAMS):
+            st[own + k] = st[LENT_PARAMS + k]
 
 
 @njit(cache=True)

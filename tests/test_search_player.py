@@ -152,3 +152,24 @@ def test_mc_beats_a_weaker_player_heads_up(dicerace):
     won = int((out.winner == seat_of_mc).sum())
     lost = int((out.winner == 1 - seat_of_mc).sum())
     assert wilson(won, won + lost)[0] > 0.5
+
+
+def test_a_search_menu_asks_each_heuristic_with_its_own_parameters():
+    """A searching seat's parameter slots hold its rollout policy's values; a
+    game's menu that asks another heuristic lends that heuristic's defaults for
+    the call (balance.state.lend_params), and gives the policy's back."""
+    from balance.registry import get_game
+    from balance.state import MAX_PLAYER_PARAMS, MC_PARAMS, PLAYER_PARAMS, lend_params, return_params
+
+    spec = get_game("carmarace")  # hunter's min_transports is 2, saboteur's (mc's policy) 1
+    names = [h.name for h in spec.heuristics]
+    pos = spec.position({}, ["mc", "hunter"])
+    st = pos.st
+    own = st[PLAYER_PARAMS : PLAYER_PARAMS + MAX_PLAYER_PARAMS].copy()
+    assert own[0] == 1
+    hunter = names.index("hunter")
+    assert lend_params(st, 0, hunter)
+    assert st[PLAYER_PARAMS] == 2 and (st[PLAYER_PARAMS + MC_PARAMS : PLAYER_PARAMS + MAX_PLAYER_PARAMS] == own[MC_PARAMS:]).all()
+    return_params(st, 0, True)
+    assert (st[PLAYER_PARAMS : PLAYER_PARAMS + MAX_PLAYER_PARAMS] == own).all()
+    assert not lend_params(st, 0, names.index("saboteur"))  # the policy itself keeps its values

@@ -60,6 +60,8 @@ from balance.state import (
     ask,
     end_game,
     event,
+    lend_params,
+    return_params,
     shuffle,
 )
 from sims.bahama import players
@@ -342,7 +344,9 @@ def candidates(st, out):
     here = st[TAXI + seat]
     n = 0
     for k in PLANS:
+        lent = lend_params(st, seat, k)  # each plan with its own player's parameters
         a = players.heuristics(k, KIND_MOVE, seat, here, st)
+        return_params(st, seat, lent)
         new = True
         for i in range(n):
             if out[i] == a:

@@ -29,6 +29,8 @@ from balance.state import (
     draw_below,
     end_game,
     event,
+    lend_params,
+    return_params,
     shuffle,
 )
 from sims.carmarace import players
@@ -974,7 +976,9 @@ def candidates(st, out):
     if kind == REFILL:
         n = _add(out, 0, np.int64(0))
         for h in range(3):  # hunter, saboteur, racer (deterministic: no draw from the game's stream)
+            lent = lend_params(st, seat, h)  # each with its own parameters
             n = _add(out, n, players.heuristics(h, kind, seat, st[SUBJECT], st))
+            return_params(st, seat, lent)
         return n
     return 0
 

@@ -11,6 +11,8 @@ A SPEC says which values one parameter takes:
 =====================  =====================================================
 ``8..14``              every integer from 8 to 14, both ends included
 ``8..14:2``            8, 10, 12, 14 (a step; the high end only if reached)
+``3000..9000``         a parameter with a step of its own (money in $10
+                       notes) steps by it: 3000, 3010, ..., 9000
 ``0.25..0.5:0.05``     a float range needs a step; computed in decimal, so
                        0.25, 0.3, 0.35, ... exactly as written
 ``8,10,12``            a list (any kind of parameter; no value twice)
@@ -103,8 +105,11 @@ def _range_parts(param: Param, text: str, m: re.Match[str]) -> tuple[Decimal, De
     if hi_v < lo_v:
         raise UserError(f"{where}: reversed range (empty); write LOW..HIGH with LOW <= HIGH, e.g. {hi_t}..{lo_t}")
     if param.kind == "int":
+        # A stepped parameter (money in $10 notes) steps by its own step unless told
+        # otherwise, so that every value of the range is one the parameter takes.
+        unit = int(param.step or 1)
         if step_t is None:
-            step = Decimal(1)
+            step = Decimal(unit)
         else:
             try:
                 step_i = int(step_t)
@@ -112,6 +117,11 @@ def _range_parts(param: Param, text: str, m: re.Match[str]) -> tuple[Decimal, De
                 raise UserError(f"{where}: step {step_t} must be a whole number of at least 1") from None
             if step_i <= 0:
                 raise UserError(f"{where}: step {step_t} must be a whole number of at least 1")
+            if step_i % unit:
+                raise UserError(
+                    f"{where}: step {step_t}: {param.name} takes multiples of {unit}, so the step must be a "
+                    f"multiple of {unit} too"
+                )
             step = Decimal(step_i)
         return Decimal(lo_v), Decimal(hi_v), step
     if step_t is None:
@@ -133,7 +143,7 @@ def format_spec(param: Param, values: Sequence[Any]) -> str:
     if param.kind == "int" and len(values) >= 3:
         step = values[1] - values[0]
         if step > 0 and all(b - a == step for a, b in itertools.pairwise(values)):
-            return f"{values[0]}..{values[-1]}" + ("" if step == 1 else f":{step}")
+            return f"{values[0]}..{values[-1]}" + ("" if step == (param.step or 1) else f":{step}")
     return ",".join(format_value(v) for v in values)
 
 

@@ -23,7 +23,11 @@ the key and the reason.  ``balance init GAME`` (:func:`init`) writes a starter
 file with every rule parameter of the game at its default.
 
 The default game of every command is ``[game] name`` of ``./balance.toml``,
-else the registry's first game (:func:`default_game`).
+else the registry's first game (:func:`default_game`).  ``balance run`` (and
+``balance trace``) play the file's run: its ``[game]`` keys and ``[params]``,
+each option given on the command line overriding the file's value
+(:func:`run_for`); a file for another game than the one named on the command
+line does not apply.
 
 The ``[targets]`` and ``[check]`` tables are also recorded in each baseline
 (``balance baseline``) and read back through :func:`parse_targets` and
@@ -35,7 +39,7 @@ from __future__ import annotations
 import difflib
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,6 +161,7 @@ class Config:
     path: Path | None
     run: RunSpec
     targets: dict[str, Band] = field(default_factory=dict)
+    game_keys: frozenset[str] = frozenset()  # the [game] keys the file sets
     check: CheckSettings = field(default_factory=CheckSettings)
     scheduler: str | None = None
     sweep: dict[str, Any] | None = None
@@ -272,11 +277,23 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
     """Validate the parsed tables of a ``balance.toml`` (``path`` only names it in errors
     and anchors relative file paths)."""
     where = str(path) if path is not None else CONFIG_FILE
+    for key, value in data.items():
+        if key not in _SECTIONS and not isinstance(value, dict):  # "seeds = 3" above every table
+            raise UserError(
+                f"{where}: {key}: a key outside any table{_suggest_place(key, data)}; keys belong in the tables "
+                + ", ".join(f"[{s}]" for s in _SECTIONS)
+            )
     _refuse_unknown(data, _SECTIONS, where, "")
     for section in _SECTIONS:
         if section in data and not isinstance(data[section], dict):
             raise UserError(f"{where}: [{section}] must be a table")
     game = dict(data.get("game", {}))
+    for key in game:
+        if key not in _GAME_KEYS and _is_rule(data, key):
+            raise UserError(
+                f"{where}: [game] {key}: a rule parameter; put it under [params] "
+                f"([game] takes: {', '.join(_GAME_KEYS)})"
+            )
     _refuse_unknown(game, _GAME_KEYS, where, "[game] ")
     if "name" not in game:
         raise UserError(
@@ -338,7 +355,7 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
         except UserError as exc:
             raise UserError(f"{where}: [game] board: {exc}") from None
     run["params"] = tuple(_params(data.get("params", {}), spec, where).items())
-    cfg = Config(path=path, run=RunSpec(**run))
+    cfg = Config(path=path, run=RunSpec(**run), game_keys=frozenset(game))
     cfg.targets = parse_targets(data.get("targets", {}), spec, where)
     cfg.check = parse_check(data.get("check", {}), spec, where)
     cluster = data.get("cluster", {})
@@ -355,6 +372,66 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
         if cfg.sweep.get("game", name) != name:
             raise UserError(f"{where}: [sweep] game: {cfg.sweep['game']!r}, but [game] name is {name!r}")
     return cfg
+
+
+# --------------------------------------------------------------------------- a run from the file
+def run_for(
+    game: str | None = None,
+    *,
+    config: str | Path | Config | None = None,
+    use_config: bool = True,
+    params: Mapping[str, Any] | None = None,
+    players: str | Sequence[str] | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    rotate_seats: bool | None = None,
+    board: str | None = None,
+    player_file: str | None = None,
+) -> tuple[RunSpec, Config | None]:
+    """The run ``balance run`` plays, and the rule file it came from (None without one).
+
+    The rule file is ``config`` (which must be for ``game`` when both are given),
+    else ``./balance.toml`` when ``use_config`` and it is for ``game`` (or no game
+    is named); it is validated completely.  Its ``[game]`` keys and ``[params]``
+    describe the run; every argument that is not None overrides the file's value
+    (``params`` one parameter at a time).  What neither sets takes the defaults:
+    the game's rules and players, seed 0, 1,000,000 games, fixed seats.
+    """
+    from balance.runspec import DEFAULT_GAMES
+
+    cfg: Config | None
+    if isinstance(config, Config):
+        cfg = config
+    elif config is not None:
+        cfg = load_config(config)
+    elif use_config and Path(CONFIG_FILE).is_file():
+        named = project_game()
+        cfg = load_config(CONFIG_FILE) if game is None or named == game else None
+    else:
+        cfg = None
+    if cfg is not None and game is not None and game != cfg.game:
+        raise UserError(f"game {game!r} given, but {cfg.where} is for {cfg.game!r}")
+    name = cfg.game if cfg is not None else game
+    if name is None:
+        name = default_game()
+    keys = cfg.game_keys if cfg is not None else frozenset()
+
+    def pick(value: Any, key: str, default: Any) -> Any:
+        if value is not None:
+            return value
+        return getattr(cfg, key) if key in keys else default
+
+    run = RunSpec.of(
+        name,
+        params={**(cfg.params if cfg is not None else {}), **(params or {})},
+        players=pick(players, "players", None),
+        games=pick(games, "games", DEFAULT_GAMES),
+        seed=pick(seed, "seed", DEFAULT_SEED),
+        rotate_seats=pick(rotate_seats, "rotate_seats", False),
+        board=pick(board, "board", None),
+        player_file=pick(player_file, "player_file", None),
+    )
+    return run, cfg
 
 
 # --------------------------------------------------------------------------- sweep settings
@@ -626,6 +703,25 @@ def _refuse_unknown(
 def _suggest(key: str, allowed: Any) -> str:
     close = difflib.get_close_matches(str(key), list(allowed), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _is_rule(data: Mapping[str, Any], key: str) -> bool:
+    """Whether ``key`` is a rule parameter of the file's game (when it names a known one)."""
+    table = data.get("game")
+    name = table.get("name") if isinstance(table, dict) else None
+    from balance.registry import game_names, get_game
+
+    if not isinstance(name, str) or name not in game_names():
+        return False
+    return key in [p.name for p in get_game(name).params]
+
+
+def _suggest_place(key: str, data: Mapping[str, Any]) -> str:
+    """Where a key found outside every table probably belongs."""
+    if _is_rule(data, key):
+        return " (a rule parameter: put it under [params])"
+    close = difflib.get_close_matches(str(key), list(_GAME_KEYS), n=1)
+    return f" (did you mean [game] {close[0]}?)" if close else ""
 
 
 def _show(value: Any) -> str:

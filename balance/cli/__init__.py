@@ -44,8 +44,9 @@ def main(argv: list[str] | None = None) -> None:
         where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         print(f"error: {' '.join(message.split())}{where}", file=sys.stderr)
         sys.exit(getattr(exc, "exit_code", 2))
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # balance.errors.Interrupted says what was kept
+        said = str(exc)
+        print(f"interrupted: {said}" if said else "interrupted", file=sys.stderr)
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)

@@ -47,6 +47,19 @@ def parse_count(text: str, option: str = "--games") -> int:
     return int(value)
 
 
+def interruptible(play: Any, kept: str) -> Any:
+    """``play()``; Ctrl-C meanwhile says what was kept (``kept``) unless the library
+    already said it (:class:`balance.errors.Interrupted`)."""
+    from balance.errors import Interrupted
+
+    try:
+        return play()
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:
+        raise Interrupted(kept) from None
+
+
 def game_name(game: str | None) -> str:
     from balance.config import default_game
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -756,15 +757,78 @@ def toml_value(value: Any) -> str:
     raise TypeError(f"no TOML form for {type(value).__name__}")
 
 
-def render_init(game: str) -> str:
-    """The text of a starter ``balance.toml`` for ``game``."""
+INIT_GAMES = 2_000  # the short run that puts init's example targets on the game's scale
+
+
+def measure_defaults(game: str, games: int = INIT_GAMES) -> dict[str, Any]:
+    """A short run of ``game`` at its default rules and players (seed 0): the
+    figures :func:`render_init` scales its example targets by."""
+    from balance.play import play
+
+    return play(RunSpec(game, games=games, seed=DEFAULT_SEED)).to_dict()
+
+
+def _example_targets(spec: Any, measured: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """The commented example ``[targets]`` lines: bands around what ``measured``
+    (a run's figures, :func:`measure_defaults`) shows, so that they are on the
+    game's own scale (a 12-round roll-and-write and a 200-turn race alike)."""
+    n_seats = len(spec.default_players)
+    fair = 1.0 / n_seats
+
+    def share_band(low: float, high: float) -> str:
+        return toml_value([round(max(0.0, low), 2), round(min(1.0, high), 2)])
+
+    lines = [
+        (f"# seat_win_rate = {share_band(fair - 0.05, fair + 0.05)}", f"every seat: its fair share 1/{n_seats} ± 5 points"),
+        (f"# strategy_win_rate = {share_band(fair - 0.10, fair + 0.10)}", "every player, over the games it took part in"),
+    ]
+    if measured is None:  # no run to scale by: the bands are placeholders to edit
+        lines += [("# no_winner_rate = [0.0, 0.05]", "games nobody wins")]
+        lines += [(f"# {k} = [0, 1000]", "game length in player turns: set from 'balance run'") for k in LENGTH_TARGETS]
+        lines += [(f"# end_reason.{r} = [0.0, 1.0]", "share of games ending this way") for r in spec.end_reason_names]
+        return lines
+    from balance import format as fmt
+
+    n = measured["games"]
+    nw = measured["no_winner_rate"]
+    lines.append(
+        (f"# no_winner_rate = {share_band(0.0, max(0.05, nw['ci95'][1] + 0.02))}",
+         f"games nobody wins (measured {fmt.percent_ci(nw['rate'], nw['ci95'])})")
+    )
+    t = measured["turns"]
+    for key, value, low, high in (
+        ("turns_median", t["median"], 0.8, 1.2),
+        ("turns_p90", t["p90"], 0.8, 1.25),
+        ("turns_mean", t["mean"], 0.8, 1.2),
+    ):
+        band = [math.floor(value * low), math.ceil(value * high)]
+        shown = f"{value:.1f} ± {1.96 * t['mean_se']:.1f}" if key == "turns_mean" else f"{value:g}"
+        lines.append((f"# {key} = {toml_value(band)}", f"player turns (measured {shown})"))
+    for r in spec.end_reason_names:
+        sh = measured["end_reason_shares"][r]
+        lines.append(
+            (f"# end_reason.{r} = {share_band(sh['share'] - 0.10, sh['share'] + 0.10)}",
+             f"share of games ending this way (measured {fmt.percent_ci(sh['share'], sh['ci95'])})")
+        )
+    lines[:0] = [
+        ("# Example bands on this game's scale, around what 'balance init' measured: "
+         f"{n:,} games of the default", ""),
+        (f"# players ({', '.join(measured['players'])}) at the default rules, seed {measured['seed']}; "
+         "shares with their 95% intervals.", ""),
+    ]
+    return lines
+
+
+def render_init(game: str, measured: Mapping[str, Any] | None = None) -> str:
+    """The text of a starter ``balance.toml`` for ``game``; ``measured`` (a short
+    run's figures, :func:`measure_defaults`) scales the example targets."""
     from balance.registry import get_game
 
     spec = get_game(game)
     out: list[str] = []
 
     def block(lines: list[tuple[str, str]]) -> None:
-        width = max(len(code) for code, _ in lines)
+        width = max((len(code) for code, comment in lines if comment), default=0)
         for code, comment in lines:
             out.append(f"{code:<{width}}  # {comment}" if comment else code)
 
@@ -828,21 +892,7 @@ def render_init(game: str) -> str:
         "# Balance goals, checked on today's figures: a target fails when its whole 95% interval",
         "# lies outside the band and warns when the interval straddles an edge.  Uncomment to use.",
     ]
-    target_lines = [
-        ("# seat_win_rate = [0.45, 0.55]", "every seat"),
-        (
-            "# strategy_win_rate = [0.40, 0.60]",
-            "every player, over the games it took part in",
-        ),
-        ("# no_winner_rate = [0.0, 0.05]", "games nobody wins"),
-        ("# turns_median = [15, 40]", "game length in player turns"),
-        ("# turns_p90 = [20, 60]", ""),
-        ("# turns_mean = [15, 40]", ""),
-    ]
-    for r in reasons:
-        target_lines.append(
-            (f"# end_reason.{r} = [0.0, 1.0]", "share of games ending this way")
-        )
+    target_lines = _example_targets(spec, measured)
     block(target_lines)
     out += [
         "",
@@ -880,15 +930,21 @@ def render_init(game: str) -> str:
     return "\n".join(out)
 
 
-def init(game: str, path: str | Path = CONFIG_FILE, *, force: bool = False) -> Path:
-    """Write a starter ``balance.toml`` for ``game``; refuses to overwrite unless ``force``."""
+def init(
+    game: str, path: str | Path = CONFIG_FILE, *, force: bool = False, measure_games: int | None = INIT_GAMES
+) -> Path:
+    """Write a starter ``balance.toml`` for ``game``; refuses to overwrite unless ``force``.
+
+    Its example targets are scaled by a short run of the game's defaults
+    (``measure_games`` games, seed 0; None: no run, placeholder bands)."""
     from balance.registry import get_game
 
     spec = get_game(game)  # UserError for an unknown game
     target = Path(path)
     if target.exists() and not force:
         raise UserError(f"{target}: already exists (use --force to overwrite)")
-    text = render_init(spec.name)
+    measured = measure_defaults(spec.name, measure_games) if measure_games else None
+    text = render_init(spec.name, measured)
     # The file we write must read back: a broken starter would be our bug.
     config_from_dict(tomllib.loads(text), target)
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -54,12 +54,15 @@ def init(
         bool, typer.Option("--force", help="Overwrite an existing file.")
     ] = False,
 ) -> None:
-    """Write a starter balance.toml: every rule parameter at its default, targets, check settings."""
+    """Write a starter balance.toml: every rule parameter at its default, example targets on the
+    game's scale (from a short run of its defaults), check settings."""
+    from balance.config import INIT_GAMES
     from balance.config import init as api_init
 
     path = api_init(game, output, force=force)
     typer.echo(
-        f"wrote {path}: edit [params] and [targets], then 'balance baseline' and 'balance check'"
+        f"wrote {path} (example targets from {INIT_GAMES:,} games of the defaults): edit [params] and "
+        "[targets]; 'balance run' plays it, then 'balance baseline' and 'balance check'"
     )
 
 

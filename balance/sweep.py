@@ -43,7 +43,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from balance.errors import UserError
+from balance.errors import Interrupted, UserError
 from balance.format import format_value
 from balance.game import Param
 from balance.runspec import RunSpec
@@ -761,11 +761,12 @@ def _play(
     tasks: Sequence[Any],
     store: Any,
     kinds: Mapping[str, str],
-    chunks_left: dict[int, int],
+    games_left: dict[int, int],
     progress: Callable[[int], None] | None,
     on_point: Callable[[int, int], None] | None,
 ) -> int:
-    """Run the tasks; merge each point's chunks and write the point when its last chunk is in."""
+    """Run the tasks; merge each point's chunks and write the point when its last games are in
+    (counted in games: an executor may split a task)."""
     from balance.executors import make_executor
     from balance.store import aggregate_rows
 
@@ -777,11 +778,11 @@ def _play(
         for task, agg in results:
             i = task.point
             partial[i] = partial[i].merge(agg) if i in partial else agg
-            chunks_left[i] -= 1
+            games_left[i] -= agg.games
             played += agg.games
             if progress is not None:
                 progress(agg.games)
-            if chunks_left[i] == 0:
+            if games_left[i] == 0:
                 merged = partial.pop(i)
                 store.write_point(i, aggregate_rows(merged, i, p.points[i], kinds, p.strategies, p.spec.end_reason_names))
                 done += 1
@@ -821,13 +822,17 @@ def run_plan(
 
     kinds = {a.name: a.kind for a in p.axes}
     tasks = _tasks(p)
-    chunks_left: dict[int, int] = {}
+    games_left: dict[int, int] = {}
     for t in tasks:
-        chunks_left[t.point] = chunks_left.get(t.point, 0) + 1
+        games_left[t.point] = games_left.get(t.point, 0) + t.n_games
     start = time.perf_counter()
     threads_before = _numba_threads() if p.threads else None
     try:
-        played = _play(p, tasks, store, kinds, chunks_left, progress, on_point)
+        played = _play(p, tasks, store, kinds, games_left, progress, on_point)
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, Interrupted):
+            raise
+        raise interrupted([p], p.out) from None
     finally:
         if threads_before:  # --threads is for this sweep only, not for the rest of the process
             import numba
@@ -852,6 +857,18 @@ def run_plan(
     store.write_manifest(manifest)
     _, aggregates = open_run(p.out)
     return SweepResult(p.out, manifest, aggregates, len(p.pending), played, elapsed)
+
+
+def interrupted(plans: Sequence[SweepPlan], out: Path) -> Interrupted:
+    """What a Ctrl-C leaves of a sweep (or of a sweep per player list): the points saved."""
+    from balance.store import RunDir
+
+    saved = sum(len(RunDir(p.out).finished_points()) for p in plans)
+    total = sum(p.n_points for p in plans)
+    return Interrupted(
+        f"{saved:,} of {total:,} point{'s' if total != 1 else ''} saved in {out}: --resume continues "
+        f"(the same command with --out {out} --resume)"
+    )
 
 
 def sweep(
@@ -966,7 +983,10 @@ def sweep_set(
     them and says where a finding changes sign between players."""
     folder, plans = set_plans(game, player_sets, out=out, resume=resume, command=command, **kwargs)
     write_set_manifest(folder, plans, command)
-    results = [run_plan(p, progress=progress) for p in plans]
+    try:
+        results = [run_plan(p, progress=progress) for p in plans]
+    except KeyboardInterrupt:
+        raise interrupted(plans, folder) from None
     total = SweepResult(
         folder,
         {"kind": "sweep-set", "runs": [r.manifest for r in results]},

@@ -22,6 +22,7 @@ __all__ = ["app", "main"]
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``balance`` console script and ``python -m balance``."""
+    from balance.cli.common import Stopped
     from balance.errors import UserError
 
     try:
@@ -29,6 +30,9 @@ def main(argv: list[str] | None = None) -> None:
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except Stopped as exc:  # Ctrl-C in a long command: what was kept, in one line
+        print(f"interrupted: {exc}", file=sys.stderr)
+        sys.exit(130)
     except typer.Abort:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
@@ -51,4 +55,6 @@ def main(argv: list[str] | None = None) -> None:
     except BrokenPipeError:
         sys.exit(0)
     else:
+        if rc == 130:  # typer's answer to Ctrl-C in a command that keeps nothing
+            print("interrupted", file=sys.stderr)
         sys.exit(rc if isinstance(rc, int) else 0)

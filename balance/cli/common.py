@@ -47,17 +47,20 @@ def parse_count(text: str, option: str = "--games") -> int:
     return int(value)
 
 
+class Stopped(Exception):
+    """Ctrl-C during a command, with what was kept: carried past typer, which turns a
+    KeyboardInterrupt into a silent exit 130; :func:`balance.cli.main` prints it."""
+
+
 def interruptible(play: Any, kept: str) -> Any:
-    """``play()``; Ctrl-C meanwhile says what was kept (``kept``) unless the library
-    already said it (:class:`balance.errors.Interrupted`)."""
+    """``play()``; Ctrl-C meanwhile stops it with one line saying what was kept: the
+    library's own (:class:`balance.errors.Interrupted`), else ``kept``."""
     from balance.errors import Interrupted
 
     try:
         return play()
-    except Interrupted:
-        raise
-    except KeyboardInterrupt:
-        raise Interrupted(kept) from None
+    except KeyboardInterrupt as exc:
+        raise Stopped(str(exc) if isinstance(exc, Interrupted) and str(exc) else kept) from None
 
 
 def game_name(game: str | None) -> str:

@@ -15,6 +15,7 @@ from balance.cli.common import (
     GameProgress,
     JsonOpt,
     PlayerFileOpt,
+    interruptible,
     parse_count,
     pct,
     print_json,
@@ -129,10 +130,13 @@ def sweep(
         return
     n_points = the_plan.n_points
     with GameProgress(the_plan.pending_games, f"{the_plan.game}: point {len(the_plan.done)}/{n_points}") as bar:
-        result = finish(
-            the_plan,
-            progress=bar,
-            on_point=lambda done, total: bar.set_description(f"{the_plan.game}: point {done}/{total}"),
+        result = interruptible(
+            lambda: finish(
+                the_plan,
+                progress=bar,
+                on_point=lambda done, total: bar.set_description(f"{the_plan.game}: point {done}/{total}"),
+            ),
+            f"the points are saved in {the_plan.out} as they finish: --resume continues",
         )
     if as_json:
         print_json(result.to_dict())
@@ -159,10 +163,18 @@ def sweep_lists(
     write_set_manifest(folder, plans, command)
     results = []
     total = sum(p.pending_games for p in plans)
+    from balance.sweep import interrupted
+
+    def play_all() -> None:
+        try:
+            for i, p in enumerate(plans):
+                bar.set_description(f"{p.game}: players {i + 1}/{len(plans)} ({', '.join(p.players)})")
+                results.append(finish(p, progress=bar))
+        except KeyboardInterrupt:
+            raise interrupted(plans, folder) from None
+
     with GameProgress(total, f"{plans[0].game}: players 1/{len(plans)}") as bar:
-        for i, p in enumerate(plans):
-            bar.set_description(f"{p.game}: players {i + 1}/{len(plans)} ({', '.join(p.players)})")
-            results.append(finish(p, progress=bar))
+        interruptible(play_all, f"the points are saved in {folder} as they finish: --resume continues")
     written = None
     if report or png:
         from balance.report import report as write_report

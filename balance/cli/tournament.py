@@ -15,6 +15,7 @@ from balance.cli.common import (
     JsonOpt,
     ParamOpt,
     PlayerFileOpt,
+    interruptible,
     parse_count,
     print_json,
     stdout_console,
@@ -63,8 +64,8 @@ def tournament(
 
         raise UserError("--players: name at least 2 players to rate, e.g. --players greedy,fleet,mc")
     name = game or _default()
-    with GameProgress(0, f"{name}: tournament") as bar:
-        result = play_tournament(
+    with GameProgress(None, f"{name}: tournament") as bar:
+        result = interruptible(lambda: play_tournament(
             name,
             players=players,
             games=parse_count(games),
@@ -82,7 +83,7 @@ def tournament(
             progress=bar,
             command=command_line() if "tournament" in sys.argv[1:] else None,
             on_start=bar.set_total,
-        )
+        ), "the tables are saved in --out as they finish: --resume continues")
     if as_json:
         print_json({**result.to_dict(), "out": str(result.out), "html": str(result.html) if result.html else None})
         return

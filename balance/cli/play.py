@@ -19,6 +19,7 @@ from balance.cli.common import (
     parse_count,
     pct,
     print_json,
+    show,
     stdout_console,
 )
 
@@ -143,7 +144,7 @@ def render_run(data: dict[str, Any]) -> None:
         seats.add_row(str(s["seat"]), s["player"], f"{s['wins']:,}", pct(s["win_rate"], s["ci95"]))
     nw = data["no_winner_rate"]
     seats.add_row("–", "no winner", f"{data['no_winner']:,}", pct(nw["rate"], nw["ci95"]))
-    con.print(seats)
+    show(con, seats, keys=2)
     if data.get("seat_note"):
         con.print(f"[yellow]note:[/yellow] {data['seat_note']}")
     if len(data["strategies"]) > 1 or data["rotate_seats"]:
@@ -152,14 +153,14 @@ def render_run(data: dict[str, Any]) -> None:
             strat.add_column(col, justify="right" if col != "player" else "left")
         for s in data["strategies"]:
             strat.add_row(s["player"], f"{s['games']:,}", f"{s['wins']:,}", pct(s["win_rate"], s["ci95"]))
-        con.print(strat)
+        show(con, strat)
     reasons = Table(title="How games end", title_justify="left")
     for col in ("end reason", "games", "share (95% CI)"):
         reasons.add_column(col, justify="right" if col != "end reason" else "left")
     for name, count in data["end_reasons"].items():
         share = data["end_reason_shares"][name]
         reasons.add_row(name, f"{count:,}", pct(share["share"], share["ci95"]))
-    con.print(reasons)
+    show(con, reasons)
     t = data["turns"]
     con.print(
         f"Game length in player turns (n={data['games']:,}): mean {t['mean']:.2f} ± {1.96 * t['mean_se']:.2f}, "

@@ -19,7 +19,7 @@ import json
 import math
 import statistics
 
-from balance.api import parse_param_assignments
+from balance.runspec import parse_param_assignments
 from balance.registry import get_game
 from balance.runner import seatings_for
 from balance.stats import wilson

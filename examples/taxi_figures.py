@@ -26,7 +26,7 @@ import sys
 
 import numpy as np
 
-from balance.api import parse_param_assignments
+from balance.runspec import parse_param_assignments
 from balance.registry import get_game
 from balance.runner import seatings_for
 from balance.stats import wilson

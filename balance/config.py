@@ -885,7 +885,6 @@ def render_init(game: str, measured: Mapping[str, Any] | None = None) -> str:
                 for p in spec.params
             ]
         )
-    reasons = spec.end_reason_names
     out += [
         "",
         "[targets]",

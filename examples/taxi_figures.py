@@ -24,7 +24,6 @@ import math
 import statistics
 import sys
 
-import numpy as np
 
 from balance.runspec import parse_param_assignments
 from balance.registry import get_game

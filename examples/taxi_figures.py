@@ -24,7 +24,6 @@ import math
 import statistics
 import sys
 
-
 from balance.runspec import parse_param_assignments
 from balance.registry import get_game
 from balance.runner import seatings_for

@@ -67,8 +67,9 @@ def run(
 
     Arguments left at None take the defaults (1,000,000 games, seed 0, the
     game's rules and players, fixed seats), or, with a rule file (``config``,
-    or ``./balance.toml`` when ``use_config``), the file's ``[game]`` and
-    ``[params]``; the arguments given override the file (:func:`balance.config.run_for`).
+    or ``./balance.toml`` when ``use_config``), the file's ``[game]``, ``[params]``
+    and ``[cluster] scheduler``; the arguments given override the file
+    (:func:`balance.config.run_for`).
     ``on_start`` is called with the number of games to play once it is known,
     ``progress`` with the number of games finished after each chunk.
     ``device="gpu"`` plays on a CUDA GPU (games with a GPU kernel; the same numbers).
@@ -80,6 +81,8 @@ def run(
     )
     if on_start is not None:
         on_start(description.games)
+    if scheduler is None and cfg is not None:
+        scheduler = cfg.scheduler  # [cluster] scheduler of the rule file
     result = play(description, threads=threads, scheduler=scheduler, chunk=chunk, progress=progress, device=device)
     if cfg is not None:
         result.extra["rule_file"] = cfg.where

@@ -245,3 +245,14 @@ def test_run_text_says_which_rules_board_and_rule_file(capsys, tmp_path):
     assert "rules: car_cost=14 (default 10); every other rule at its default" in outs[1]
     assert f"board: {board}\n" in outs[2]
     assert len(set(outs)) == 3
+
+
+def test_run_uses_the_files_scheduler_and_trace_its_run(dicerace, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "balance.toml").write_text(RULE_FILE + '\n[cluster]\nscheduler = "nowhere://x"\n')
+    code, out, err = call(capsys, "run", "--games", "10")
+    assert code == 2 and "nowhere://x" in err  # the file's cluster was asked for
+    code, out, _ = call(capsys, "trace", "--game-index", "2")
+    setup = json.loads(out.splitlines()[0])
+    assert code == 0 and setup["seed"] == 4 and setup["params"]["first_bonus"] == 2
+    assert setup["players"] == ["cautious", "cautious"] and setup["game_index"] == 2

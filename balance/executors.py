@@ -10,8 +10,8 @@ the merged numbers do not depend on the executor or on the splitting.
 * :class:`LocalExecutor` runs tasks one after another in this process; each
   uses every thread (the kernel's workers).  It plays a task in slices of about
   :data:`SLICE_S` seconds: Python answers Ctrl-C only between two kernel calls,
-  and a whole task of a slow game on few cores (131,072 games of TAXI! at
-  5,400 games/s on one thread) used to hold it off for 24 s.
+  and a whole task of a slow game on few cores (131,072 games at 5,400 games/s
+  on one thread) used to hold it off for 24 s.
 * :class:`DaskExecutor` hands them to a Dask cluster (optional extra; Dask is
   imported only when one is asked for).
 

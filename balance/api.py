@@ -27,14 +27,15 @@ mistake is a one-line :class:`~balance.errors.UserError`.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from balance.check import baseline, check, update
-from balance.config import default_game, init
+from balance.config import Config, default_game, init, run_for
 from balance.errors import UserError
 from balance.report import report
 from balance.play import RunResult, play
-from balance.runspec import DEFAULT_GAMES, DEFAULT_SEED, RunSpec, check_seed
+from balance.runspec import RunSpec, check_seed
 from balance.store import load
 from balance.sweep import sweep
 from balance.tournaments import tournament
@@ -49,55 +50,75 @@ __all__ = [
 def run(
     game: str | None = None,
     *,
-    games: int = DEFAULT_GAMES,
+    games: int | None = None,
     players: str | Sequence[str] | None = None,
     params: Mapping[str, Any] | None = None,
-    seed: int = DEFAULT_SEED,
+    seed: int | None = None,
     board: str | None = None,
-    rotate_seats: bool = False,
+    rotate_seats: bool | None = None,
     player_file: str | None = None,
     threads: int | None = None,
     scheduler: str | None = None,
     chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
     device: str = "cpu",
+    config: str | Path | Config | None = None,
+    use_config: bool = False,
+    on_start: Callable[[int], None] | None = None,
 ) -> RunResult:
     """Play ``games`` games of one rule set and return their figures.
 
-    ``progress`` is called with the number of games finished after each chunk.
+    Arguments left at None take the defaults (1,000,000 games, seed 0, the
+    game's rules and players, fixed seats), or, with a rule file (``config``,
+    or ``./balance.toml`` when ``use_config``), the file's ``[game]``, ``[params]``
+    and ``[cluster] scheduler``; the arguments given override the file
+    (:func:`balance.config.run_for`).
+    ``on_start`` is called with the number of games to play once it is known,
+    ``progress`` with the number of games finished after each chunk.
     ``device="gpu"`` plays on a CUDA GPU (games with a GPU kernel; the same numbers).
     The description alone (a :class:`RunSpec`) is played by :func:`play`.
     """
-    description = RunSpec.of(
-        game or default_game(), params=params, players=players, seed=seed, games=games,
+    description, cfg = run_for(
+        game, config=config, use_config=use_config, params=params, players=players, games=games, seed=seed,
         rotate_seats=rotate_seats, board=board, player_file=player_file,
     )
-    return play(description, threads=threads, scheduler=scheduler, chunk=chunk, progress=progress, device=device)
+    if on_start is not None:
+        on_start(description.games)
+    if scheduler is None and cfg is not None:
+        scheduler = cfg.scheduler  # [cluster] scheduler of the rule file
+    result = play(description, threads=threads, scheduler=scheduler, chunk=chunk, progress=progress, device=device)
+    if cfg is not None:
+        result.extra["rule_file"] = cfg.where
+    return result
 
 
 def trace(
     game: str | None = None,
     *,
-    seed: int = DEFAULT_SEED,
+    seed: int | None = None,
     game_index: int = 0,
     players: str | Sequence[str] | None = None,
     params: Mapping[str, Any] | None = None,
     board: str | None = None,
     player_file: str | None = None,
+    config: str | Path | Config | None = None,
+    use_config: bool = False,
 ) -> list[dict[str, Any]]:
-    """The events of one game (game ``game_index`` under ``seed``)."""
+    """The events of one game (game ``game_index`` under ``seed``, default 0),
+    with the rule file's run under the arguments given, like :func:`run`."""
     import numpy as np
 
-    check_seed(seed)
+    if seed is not None:
+        check_seed(seed)
     if game_index < 0:
         raise UserError(f"--game-index {game_index}: expected a whole number of at least 0")
-    description = RunSpec.of(
-        game or default_game(), params=params, players=players, seed=seed, games=1, board=board,
+    description, _ = run_for(
+        game, config=config, use_config=use_config, params=params, players=players, seed=seed, board=board,
         player_file=player_file,
     )
-    r = description.resolved()
+    r = description.replace(games=1).resolved()
     seating = np.asarray([r.seat_index], dtype=np.int64)
-    return r.spec.trace(dict(r.rules), list(r.strategies), seating, seed, game_index, r.board)
+    return r.spec.trace(dict(r.rules), list(r.strategies), seating, r.run.seed, game_index, r.board)
 
 
 def run_report(

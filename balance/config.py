@@ -23,7 +23,11 @@ the key and the reason.  ``balance init GAME`` (:func:`init`) writes a starter
 file with every rule parameter of the game at its default.
 
 The default game of every command is ``[game] name`` of ``./balance.toml``,
-else the registry's first game (:func:`default_game`).
+else the registry's first game (:func:`default_game`).  ``balance run`` (and
+``balance trace``) play the file's run: its ``[game]`` keys and ``[params]``,
+each option given on the command line overriding the file's value
+(:func:`run_for`); a file for another game than the one named on the command
+line does not apply.
 
 The ``[targets]`` and ``[check]`` tables are also recorded in each baseline
 (``balance baseline``) and read back through :func:`parse_targets` and
@@ -34,8 +38,9 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,6 +162,7 @@ class Config:
     path: Path | None
     run: RunSpec
     targets: dict[str, Band] = field(default_factory=dict)
+    game_keys: frozenset[str] = frozenset()  # the [game] keys the file sets
     check: CheckSettings = field(default_factory=CheckSettings)
     scheduler: str | None = None
     sweep: dict[str, Any] | None = None
@@ -272,11 +278,23 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
     """Validate the parsed tables of a ``balance.toml`` (``path`` only names it in errors
     and anchors relative file paths)."""
     where = str(path) if path is not None else CONFIG_FILE
+    for key, value in data.items():
+        if key not in _SECTIONS and not isinstance(value, dict):  # "seeds = 3" above every table
+            raise UserError(
+                f"{where}: {key}: a key outside any table{_suggest_place(key, data)}; keys belong in the tables "
+                + ", ".join(f"[{s}]" for s in _SECTIONS)
+            )
     _refuse_unknown(data, _SECTIONS, where, "")
     for section in _SECTIONS:
         if section in data and not isinstance(data[section], dict):
             raise UserError(f"{where}: [{section}] must be a table")
     game = dict(data.get("game", {}))
+    for key in game:
+        if key not in _GAME_KEYS and _is_rule(data, key):
+            raise UserError(
+                f"{where}: [game] {key}: a rule parameter; put it under [params] "
+                f"([game] takes: {', '.join(_GAME_KEYS)})"
+            )
     _refuse_unknown(game, _GAME_KEYS, where, "[game] ")
     if "name" not in game:
         raise UserError(
@@ -338,7 +356,7 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
         except UserError as exc:
             raise UserError(f"{where}: [game] board: {exc}") from None
     run["params"] = tuple(_params(data.get("params", {}), spec, where).items())
-    cfg = Config(path=path, run=RunSpec(**run))
+    cfg = Config(path=path, run=RunSpec(**run), game_keys=frozenset(game))
     cfg.targets = parse_targets(data.get("targets", {}), spec, where)
     cfg.check = parse_check(data.get("check", {}), spec, where)
     cluster = data.get("cluster", {})
@@ -355,6 +373,66 @@ def config_from_dict(data: Mapping[str, Any], path: Path | None = None) -> Confi
         if cfg.sweep.get("game", name) != name:
             raise UserError(f"{where}: [sweep] game: {cfg.sweep['game']!r}, but [game] name is {name!r}")
     return cfg
+
+
+# --------------------------------------------------------------------------- a run from the file
+def run_for(
+    game: str | None = None,
+    *,
+    config: str | Path | Config | None = None,
+    use_config: bool = True,
+    params: Mapping[str, Any] | None = None,
+    players: str | Sequence[str] | None = None,
+    games: int | None = None,
+    seed: int | None = None,
+    rotate_seats: bool | None = None,
+    board: str | None = None,
+    player_file: str | None = None,
+) -> tuple[RunSpec, Config | None]:
+    """The run ``balance run`` plays, and the rule file it came from (None without one).
+
+    The rule file is ``config`` (which must be for ``game`` when both are given),
+    else ``./balance.toml`` when ``use_config`` and it is for ``game`` (or no game
+    is named); it is validated completely.  Its ``[game]`` keys and ``[params]``
+    describe the run; every argument that is not None overrides the file's value
+    (``params`` one parameter at a time).  What neither sets takes the defaults:
+    the game's rules and players, seed 0, 1,000,000 games, fixed seats.
+    """
+    from balance.runspec import DEFAULT_GAMES
+
+    cfg: Config | None
+    if isinstance(config, Config):
+        cfg = config
+    elif config is not None:
+        cfg = load_config(config)
+    elif use_config and Path(CONFIG_FILE).is_file():
+        named = project_game()
+        cfg = load_config(CONFIG_FILE) if game is None or named == game else None
+    else:
+        cfg = None
+    if cfg is not None and game is not None and game != cfg.game:
+        raise UserError(f"game {game!r} given, but {cfg.where} is for {cfg.game!r}")
+    name = cfg.game if cfg is not None else game
+    if name is None:
+        name = default_game()
+    keys = cfg.game_keys if cfg is not None else frozenset()
+
+    def pick(value: Any, key: str, default: Any) -> Any:
+        if value is not None:
+            return value
+        return getattr(cfg, key) if key in keys else default
+
+    run = RunSpec.of(
+        name,
+        params={**(cfg.params if cfg is not None else {}), **(params or {})},
+        players=pick(players, "players", None),
+        games=pick(games, "games", DEFAULT_GAMES),
+        seed=pick(seed, "seed", DEFAULT_SEED),
+        rotate_seats=pick(rotate_seats, "rotate_seats", False),
+        board=pick(board, "board", None),
+        player_file=pick(player_file, "player_file", None),
+    )
+    return run, cfg
 
 
 # --------------------------------------------------------------------------- sweep settings
@@ -628,6 +706,25 @@ def _suggest(key: str, allowed: Any) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def _is_rule(data: Mapping[str, Any], key: str) -> bool:
+    """Whether ``key`` is a rule parameter of the file's game (when it names a known one)."""
+    table = data.get("game")
+    name = table.get("name") if isinstance(table, dict) else None
+    from balance.registry import game_names, get_game
+
+    if not isinstance(name, str) or name not in game_names():
+        return False
+    return key in [p.name for p in get_game(name).params]
+
+
+def _suggest_place(key: str, data: Mapping[str, Any]) -> str:
+    """Where a key found outside every table probably belongs."""
+    if _is_rule(data, key):
+        return " (a rule parameter: put it under [params])"
+    close = difflib.get_close_matches(str(key), list(_GAME_KEYS), n=1)
+    return f" (did you mean [game] {close[0]}?)" if close else ""
+
+
 def _show(value: Any) -> str:
     text = (
         json.dumps(value) if isinstance(value, (str, list, dict, bool)) else repr(value)
@@ -660,15 +757,78 @@ def toml_value(value: Any) -> str:
     raise TypeError(f"no TOML form for {type(value).__name__}")
 
 
-def render_init(game: str) -> str:
-    """The text of a starter ``balance.toml`` for ``game``."""
+INIT_GAMES = 2_000  # the short run that puts init's example targets on the game's scale
+
+
+def measure_defaults(game: str, games: int = INIT_GAMES) -> dict[str, Any]:
+    """A short run of ``game`` at its default rules and players (seed 0): the
+    figures :func:`render_init` scales its example targets by."""
+    from balance.play import play
+
+    return play(RunSpec(game, games=games, seed=DEFAULT_SEED)).to_dict()
+
+
+def _example_targets(spec: Any, measured: Mapping[str, Any] | None) -> list[tuple[str, str]]:
+    """The commented example ``[targets]`` lines: bands around what ``measured``
+    (a run's figures, :func:`measure_defaults`) shows, so that they are on the
+    game's own scale (a 12-round roll-and-write and a 200-turn race alike)."""
+    n_seats = len(spec.default_players)
+    fair = 1.0 / n_seats
+
+    def share_band(low: float, high: float) -> str:
+        return toml_value([round(max(0.0, low), 2), round(min(1.0, high), 2)])
+
+    lines = [
+        (f"# seat_win_rate = {share_band(fair - 0.05, fair + 0.05)}", f"every seat: its fair share 1/{n_seats} ± 5 points"),
+        (f"# strategy_win_rate = {share_band(fair - 0.10, fair + 0.10)}", "every player, over the games it took part in"),
+    ]
+    if measured is None:  # no run to scale by: the bands are placeholders to edit
+        lines += [("# no_winner_rate = [0.0, 0.05]", "games nobody wins")]
+        lines += [(f"# {k} = [0, 1000]", "game length in player turns: set from 'balance run'") for k in LENGTH_TARGETS]
+        lines += [(f"# end_reason.{r} = [0.0, 1.0]", "share of games ending this way") for r in spec.end_reason_names]
+        return lines
+    from balance import format as fmt
+
+    n = measured["games"]
+    nw = measured["no_winner_rate"]
+    lines.append(
+        (f"# no_winner_rate = {share_band(0.0, max(0.05, nw['ci95'][1] + 0.02))}",
+         f"games nobody wins (measured {fmt.percent_ci(nw['rate'], nw['ci95'])})")
+    )
+    t = measured["turns"]
+    for key, value, low, high in (
+        ("turns_median", t["median"], 0.8, 1.2),
+        ("turns_p90", t["p90"], 0.8, 1.25),
+        ("turns_mean", t["mean"], 0.8, 1.2),
+    ):
+        band = [math.floor(value * low), math.ceil(value * high)]
+        shown = f"{value:.1f} ± {1.96 * t['mean_se']:.1f}" if key == "turns_mean" else f"{value:g}"
+        lines.append((f"# {key} = {toml_value(band)}", f"player turns (measured {shown})"))
+    for r in spec.end_reason_names:
+        sh = measured["end_reason_shares"][r]
+        lines.append(
+            (f"# end_reason.{r} = {share_band(sh['share'] - 0.10, sh['share'] + 0.10)}",
+             f"share of games ending this way (measured {fmt.percent_ci(sh['share'], sh['ci95'])})")
+        )
+    lines[:0] = [
+        ("# Example bands on this game's scale, around what 'balance init' measured: "
+         f"{n:,} games of the default", ""),
+        (f"# players ({', '.join(measured['players'])}) at the default rules, seed {measured['seed']}; "
+         "shares with their 95% intervals.", ""),
+    ]
+    return lines
+
+
+def render_init(game: str, measured: Mapping[str, Any] | None = None) -> str:
+    """The text of a starter ``balance.toml`` for ``game``; ``measured`` (a short
+    run's figures, :func:`measure_defaults`) scales the example targets."""
     from balance.registry import get_game
 
     spec = get_game(game)
     out: list[str] = []
 
     def block(lines: list[tuple[str, str]]) -> None:
-        width = max(len(code) for code, _ in lines)
+        width = max((len(code) for code, comment in lines if comment), default=0)
         for code, comment in lines:
             out.append(f"{code:<{width}}  # {comment}" if comment else code)
 
@@ -725,28 +885,13 @@ def render_init(game: str) -> str:
                 for p in spec.params
             ]
         )
-    reasons = spec.end_reason_names
     out += [
         "",
         "[targets]",
         "# Balance goals, checked on today's figures: a target fails when its whole 95% interval",
         "# lies outside the band and warns when the interval straddles an edge.  Uncomment to use.",
     ]
-    target_lines = [
-        ("# seat_win_rate = [0.45, 0.55]", "every seat"),
-        (
-            "# strategy_win_rate = [0.40, 0.60]",
-            "every player, over the games it took part in",
-        ),
-        ("# no_winner_rate = [0.0, 0.05]", "games nobody wins"),
-        ("# turns_median = [15, 40]", "game length in player turns"),
-        ("# turns_p90 = [20, 60]", ""),
-        ("# turns_mean = [15, 40]", ""),
-    ]
-    for r in reasons:
-        target_lines.append(
-            (f"# end_reason.{r} = [0.0, 1.0]", "share of games ending this way")
-        )
+    target_lines = _example_targets(spec, measured)
     block(target_lines)
     out += [
         "",
@@ -784,15 +929,21 @@ def render_init(game: str) -> str:
     return "\n".join(out)
 
 
-def init(game: str, path: str | Path = CONFIG_FILE, *, force: bool = False) -> Path:
-    """Write a starter ``balance.toml`` for ``game``; refuses to overwrite unless ``force``."""
+def init(
+    game: str, path: str | Path = CONFIG_FILE, *, force: bool = False, measure_games: int | None = INIT_GAMES
+) -> Path:
+    """Write a starter ``balance.toml`` for ``game``; refuses to overwrite unless ``force``.
+
+    Its example targets are scaled by a short run of the game's defaults
+    (``measure_games`` games, seed 0; None: no run, placeholder bands)."""
     from balance.registry import get_game
 
     spec = get_game(game)  # UserError for an unknown game
     target = Path(path)
     if target.exists() and not force:
         raise UserError(f"{target}: already exists (use --force to overwrite)")
-    text = render_init(spec.name)
+    measured = measure_defaults(spec.name, measure_games) if measure_games else None
+    text = render_init(spec.name, measured)
     # The file we write must read back: a broken starter would be our bug.
     config_from_dict(tomllib.loads(text), target)
     target.parent.mkdir(parents=True, exist_ok=True)

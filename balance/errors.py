@@ -18,3 +18,19 @@ class UserError(ValueError):
     @property
     def message(self) -> str:
         return str(self)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during a command, with one line saying what was kept
+    (``3 of 7 points saved in runs/x: --resume continues``).
+
+    A :class:`KeyboardInterrupt`, so that callers who catch that still do; the
+    CLI prints ``interrupted: MESSAGE`` on stderr and exits 130.
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(" ".join(str(message).split()))
+
+    @property
+    def message(self) -> str:
+        return str(self)

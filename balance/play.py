@@ -81,6 +81,16 @@ class RunResult:
     def board(self) -> str | None:
         return self.run.board
 
+    @property
+    def params_changed(self) -> dict[str, dict[str, Any]]:
+        """The rules that differ from the game's defaults: ``{name: {"value", "default"}}``."""
+        from balance.registry import get_game
+
+        defaults = get_game(self.game).defaults()
+        return {
+            k: {"value": v, "default": defaults.get(k)} for k, v in self.params.items() if defaults.get(k) != v
+        }
+
     def to_dict(self) -> dict[str, Any]:
         from balance import __version__
         from balance.summary import summarize
@@ -92,9 +102,11 @@ class RunResult:
             "games": self.games,
             "seed": self.seed,
             "params": self.params,
+            "params_changed": self.params_changed,
             "players": self.players,
             "rotate_seats": self.rotate_seats,
             "board": self.board,
+            "player_file": self.run.player_file,
             "device": self.device,
             **figures,
             "elapsed_s": self.elapsed_s,

@@ -43,13 +43,21 @@ def player(
     ``balance.state.player_param(st, seat, k)``)."""
 
     def register(func: Any) -> Any:
-        if not hasattr(func, "py_func"):
+        if not hasattr(func, "py_func") and not _jit_disabled():
             raise TypeError(f"player {name!r}: decorate a numba @njit function (put @player above @njit)")
         info = PlayerInfo(name, description, func, builtin=False, stochastic=stochastic, params=tuple(params))
         _COLLECTED.append((game, info))
         return func
 
     return register
+
+
+def _jit_disabled() -> bool:
+    """Under NUMBA_DISABLE_JIT=1 (coverage runs, the examples' test) @njit returns the
+    plain function, which then plays in Python."""
+    import numba
+
+    return bool(numba.config.DISABLE_JIT)
 
 
 def load_player_file(path: str | Path, spec: GameSpec) -> tuple[PlayerInfo, ...]:

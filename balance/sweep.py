@@ -11,6 +11,8 @@ A SPEC says which values one parameter takes:
 =====================  =====================================================
 ``8..14``              every integer from 8 to 14, both ends included
 ``8..14:2``            8, 10, 12, 14 (a step; the high end only if reached)
+``3000..9000``         a parameter with a step of its own (money in $10
+                       notes) steps by it: 3000, 3010, ..., 9000
 ``0.25..0.5:0.05``     a float range needs a step; computed in decimal, so
                        0.25, 0.3, 0.35, ... exactly as written
 ``8,10,12``            a list (any kind of parameter; no value twice)
@@ -41,7 +43,7 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from balance.errors import UserError
+from balance.errors import Interrupted, UserError
 from balance.format import format_value
 from balance.game import Param
 from balance.runspec import RunSpec
@@ -103,8 +105,11 @@ def _range_parts(param: Param, text: str, m: re.Match[str]) -> tuple[Decimal, De
     if hi_v < lo_v:
         raise UserError(f"{where}: reversed range (empty); write LOW..HIGH with LOW <= HIGH, e.g. {hi_t}..{lo_t}")
     if param.kind == "int":
+        # A stepped parameter (money in $10 notes) steps by its own step unless told
+        # otherwise, so that every value of the range is one the parameter takes.
+        unit = int(param.step or 1)
         if step_t is None:
-            step = Decimal(1)
+            step = Decimal(unit)
         else:
             try:
                 step_i = int(step_t)
@@ -112,6 +117,11 @@ def _range_parts(param: Param, text: str, m: re.Match[str]) -> tuple[Decimal, De
                 raise UserError(f"{where}: step {step_t} must be a whole number of at least 1") from None
             if step_i <= 0:
                 raise UserError(f"{where}: step {step_t} must be a whole number of at least 1")
+            if step_i % unit:
+                raise UserError(
+                    f"{where}: step {step_t}: {param.name} takes multiples of {unit}, so the step must be a "
+                    f"multiple of {unit} too"
+                )
             step = Decimal(step_i)
         return Decimal(lo_v), Decimal(hi_v), step
     if step_t is None:
@@ -133,7 +143,7 @@ def format_spec(param: Param, values: Sequence[Any]) -> str:
     if param.kind == "int" and len(values) >= 3:
         step = values[1] - values[0]
         if step > 0 and all(b - a == step for a, b in itertools.pairwise(values)):
-            return f"{values[0]}..{values[-1]}" + ("" if step == 1 else f":{step}")
+            return f"{values[0]}..{values[-1]}" + ("" if step == (param.step or 1) else f":{step}")
     return ",".join(format_value(v) for v in values)
 
 
@@ -751,11 +761,12 @@ def _play(
     tasks: Sequence[Any],
     store: Any,
     kinds: Mapping[str, str],
-    chunks_left: dict[int, int],
+    games_left: dict[int, int],
     progress: Callable[[int], None] | None,
     on_point: Callable[[int, int], None] | None,
 ) -> int:
-    """Run the tasks; merge each point's chunks and write the point when its last chunk is in."""
+    """Run the tasks; merge each point's chunks and write the point when its last games are in
+    (counted in games: an executor may split a task)."""
     from balance.executors import make_executor
     from balance.store import aggregate_rows
 
@@ -767,11 +778,11 @@ def _play(
         for task, agg in results:
             i = task.point
             partial[i] = partial[i].merge(agg) if i in partial else agg
-            chunks_left[i] -= 1
+            games_left[i] -= agg.games
             played += agg.games
             if progress is not None:
                 progress(agg.games)
-            if chunks_left[i] == 0:
+            if games_left[i] == 0:
                 merged = partial.pop(i)
                 store.write_point(i, aggregate_rows(merged, i, p.points[i], kinds, p.strategies, p.spec.end_reason_names))
                 done += 1
@@ -811,13 +822,17 @@ def run_plan(
 
     kinds = {a.name: a.kind for a in p.axes}
     tasks = _tasks(p)
-    chunks_left: dict[int, int] = {}
+    games_left: dict[int, int] = {}
     for t in tasks:
-        chunks_left[t.point] = chunks_left.get(t.point, 0) + 1
+        games_left[t.point] = games_left.get(t.point, 0) + t.n_games
     start = time.perf_counter()
     threads_before = _numba_threads() if p.threads else None
     try:
-        played = _play(p, tasks, store, kinds, chunks_left, progress, on_point)
+        played = _play(p, tasks, store, kinds, games_left, progress, on_point)
+    except KeyboardInterrupt as exc:
+        if isinstance(exc, Interrupted):
+            raise
+        raise interrupted([p], p.out) from None
     finally:
         if threads_before:  # --threads is for this sweep only, not for the rest of the process
             import numba
@@ -842,6 +857,18 @@ def run_plan(
     store.write_manifest(manifest)
     _, aggregates = open_run(p.out)
     return SweepResult(p.out, manifest, aggregates, len(p.pending), played, elapsed)
+
+
+def interrupted(plans: Sequence[SweepPlan], out: Path) -> Interrupted:
+    """What a Ctrl-C leaves of a sweep (or of a sweep per player list): the points saved."""
+    from balance.store import RunDir
+
+    saved = sum(len(RunDir(p.out).finished_points()) for p in plans)
+    total = sum(p.n_points for p in plans)
+    return Interrupted(
+        f"{saved:,} of {total:,} point{'s' if total != 1 else ''} saved in {out}: --resume continues "
+        f"(the same command with --out {out} --resume)"
+    )
 
 
 def sweep(
@@ -956,7 +983,10 @@ def sweep_set(
     them and says where a finding changes sign between players."""
     folder, plans = set_plans(game, player_sets, out=out, resume=resume, command=command, **kwargs)
     write_set_manifest(folder, plans, command)
-    results = [run_plan(p, progress=progress) for p in plans]
+    try:
+        results = [run_plan(p, progress=progress) for p in plans]
+    except KeyboardInterrupt:
+        raise interrupted(plans, folder) from None
     total = SweepResult(
         folder,
         {"kind": "sweep-set", "runs": [r.manifest for r in results]},

@@ -356,7 +356,7 @@ def tournament(
         tasks += tasks_for(run, chunk, point=i)
     left = {}
     for t in tasks:
-        left[t.point] = left.get(t.point, 0) + 1
+        left[t.point] = left.get(t.point, 0) + t.n_games  # games: an executor may split a task
     if on_start is not None:
         on_start(sum(t.n_games for t in tasks))
     start = time.perf_counter()
@@ -366,7 +366,7 @@ def tournament(
         from balance.store import atomic_write_json
 
         merged[task.point] = merged[task.point].merge(agg) if task.point in merged else agg
-        left[task.point] -= 1
+        left[task.point] -= agg.games
         if left[task.point] == 0:
             (folder / "tables").mkdir(exist_ok=True)
             atomic_write_json(_table_path(folder, task.point), merged[task.point].to_dict())
@@ -374,8 +374,17 @@ def tournament(
         if progress is not None:
             progress(agg.games)
 
-    with make_executor(threads, scheduler) as executor:
-        execute(tasks, executor, on_result)
+    try:
+        with make_executor(threads, scheduler) as executor:
+            execute(tasks, executor, on_result)
+    except KeyboardInterrupt:
+        from balance.errors import Interrupted
+
+        saved = sum(_table_path(folder, i).is_file() for i in range(len(tables)))  # what is on disk
+        raise Interrupted(
+            f"{saved:,} of {len(tables):,} tables saved in {folder}: --resume continues "
+            f"(the same command with --out {folder} --resume)"
+        ) from None
     elapsed = time.perf_counter() - start
     manifest, aggregates = load(folder)
     figures = summarize(manifest, aggregates)

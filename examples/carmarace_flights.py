@@ -1,4 +1,4 @@
-"""Carmarace: how often does the winner fly?  (README, "Is the plane too strong?")
+"""Carmarace: how often does the winner fly?  (docs/findings/carmarace.md, "Is the plane too strong?")
 
     python examples/carmarace_flights.py --games 2000 --players hunter,hunter,hunter,hunter,hunter,hunter
     python examples/carmarace_flights.py --games 2000 --players ... --param plane_stays_aloft=false

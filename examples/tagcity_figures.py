@@ -1,4 +1,4 @@
-"""Figures of Tag City that only a trace shows, for the README's designer questions.
+"""Figures of Tag City that only a trace shows, for the designer questions of docs/findings/tagcity.md.
 
     python examples/tagcity_figures.py --players builder,builder --games 4000 [--seed 0]
         [--rotate-seats] [--param social_points=-1 ...] [--board FILE.toml] [--json]
@@ -19,7 +19,7 @@ import json
 import math
 import statistics
 
-from balance.api import parse_param_assignments
+from balance.runspec import parse_param_assignments
 from balance.registry import get_game
 from balance.runner import seatings_for
 from balance.stats import wilson

@@ -1,4 +1,4 @@
-"""Figures of TAXI! that only a trace shows, for the README's designer questions.
+"""Figures of TAXI! that only a trace shows, for the designer questions of docs/findings/taxi.md.
 
     python examples/taxi_figures.py --players router,router --games 2000 [--seed 1]
         [--rotate-seats] [--param arrival_window=turn ...] [--json]
@@ -24,9 +24,7 @@ import math
 import statistics
 import sys
 
-import numpy as np
-
-from balance.api import parse_param_assignments
+from balance.runspec import parse_param_assignments
 from balance.registry import get_game
 from balance.runner import seatings_for
 from balance.stats import wilson

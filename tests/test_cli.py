@@ -181,3 +181,78 @@ def test_run_with_different_players_in_fixed_seats_says_so(dicerace, capsys):
         assert ("seat_note" in data) == noted, argv
         if noted:
             assert "mixes each seat's edge with its player's strength" in data["seat_note"]
+
+
+# ---- balance run and balance.toml; what a run's output says it played -----------------
+RULE_FILE = """
+[game]
+name = "dicerace"
+players = ["cautious", "cautious"]
+games = 300
+seed = 4
+
+[params]
+first_bonus = 2
+"""
+
+
+def test_run_plays_balance_toml_and_options_override_it(dicerace, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "balance.toml").write_text(RULE_FILE)
+    code, out, _ = call(capsys, "run", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert (data["game"], data["games"], data["seed"], data["players"]) == ("dicerace", 300, 4, ["cautious", "cautious"])
+    assert data["params"]["first_bonus"] == 2 and data["rule_file"] == "balance.toml"
+    assert data["params_changed"] == {"first_bonus": {"value": 2, "default": 0}}
+    code, out, _ = call(
+        capsys, "run", "--json", "--games", "200", "--seed", "1", "--players", "plain,plain", "--param", "target=30",
+    )
+    data = json.loads(out)
+    assert (data["games"], data["seed"], data["players"]) == (200, 1, ["plain", "plain"])
+    assert (data["params"]["first_bonus"], data["params"]["target"]) == (2, 30)
+    code, out, _ = call(capsys, "run", "dicerace", "--json", "--games", "100", "--no-config")
+    data = json.loads(out)
+    assert data["params_changed"] == {} and "rule_file" not in data and data["seed"] == 0
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("seeds = 3\n", "balance.toml: seeds: a key outside any table (did you mean [game] seed?)"),
+        ("[game]\nname = 'dicerace'\nseeds = 3\n", "[game] seeds: unknown key (did you mean 'seed'?); allowed: name,"),
+        ("[game]\nname = 'dicerace'\ngames = 'many'\n", "[game] games: expected a whole number"),
+        ("[game]\nname = 'dicerace'\n[params]\nbonus = 1\n", "[params] bonus: unknown rule parameter of dicerace"),
+    ],
+)
+def test_run_refuses_a_bad_balance_toml(dicerace, capsys, tmp_path, monkeypatch, text, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "balance.toml").write_text(text if "[game]" in text else text + "[game]\nname = 'dicerace'\n")
+    code, out, err = call(capsys, "run", "--games", "10")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert words in err
+
+
+def test_run_text_says_which_rules_board_and_rule_file(capsys, tmp_path):
+    """Two different runs never read the same: non-default rules and the board file are shown."""
+    board = Path(__file__).resolve().parents[1] / "sims" / "carnage" / "boards" / "default.toml"
+    outs = []
+    for extra in ([], ["--param", "car_cost=14"], ["--board", str(board)]):
+        code, out, _ = call(capsys, "run", "carnage", "--games", "200", "--no-config", *extra)
+        assert code == 0
+        outs.append(out.split("Win rate by seat")[0])
+    assert "rules: every rule at its default" in outs[0] and "board:" not in outs[0]
+    assert "rules: car_cost=14 (default 10); every other rule at its default" in outs[1]
+    assert f"board: {board}\n" in outs[2]
+    assert len(set(outs)) == 3
+
+
+def test_run_uses_the_files_scheduler_and_trace_its_run(dicerace, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "balance.toml").write_text(RULE_FILE + '\n[cluster]\nscheduler = "nowhere://x"\n')
+    code, out, err = call(capsys, "run", "--games", "10")
+    assert code == 2 and "nowhere://x" in err  # the file's cluster was asked for
+    code, out, _ = call(capsys, "trace", "--game-index", "2")
+    setup = json.loads(out.splitlines()[0])
+    assert code == 0 and setup["seed"] == 4 and setup["params"]["first_bonus"] == 2
+    assert setup["players"] == ["cautious", "cautious"] and setup["game_index"] == 2

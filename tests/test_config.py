@@ -116,13 +116,35 @@ def test_init_targets_uncommented_read_back(dicerace, tmp_path):
 
 @pytest.mark.parametrize("game", game_names())
 def test_init_for_every_registered_game(game, tmp_path):
+    """The starter file reads back, and its example targets are on the game's own scale:
+    uncommented, each length band holds what a run of the defaults measures (TAXI!'s
+    median of 88 turns is not in Carnage's [15, 40]), each seat band the fair share."""
     path = init(game, tmp_path / "balance.toml")
-    data = tomllib.loads(path.read_text())
+    text = path.read_text()
+    data = tomllib.loads(text)
+    from balance.api import run
     from balance.registry import get_game
 
     spec = get_game(game)
     assert data["params"] == spec.defaults()
     assert load_config(path).game == game
+    live = "\n".join(line[2:] if line.startswith(("# seat_", "# strategy_", "# no_winner", "# turns_", "# end_reason."))
+                     else line for line in text.splitlines())
+    targets = load_config(write(tmp_path, live)).targets
+    measured = run(game, games=2_000).to_dict()
+    for key in ("turns_median", "turns_p90", "turns_mean"):
+        band = targets[key]
+        assert band.low <= measured["turns"][key.split("_")[1]] <= band.high, (key, band)
+    fair = 1 / len(spec.default_players)
+    assert targets["seat_win_rate"].low < fair < targets["seat_win_rate"].high
+    for reason, share in measured["end_reason_shares"].items():
+        band = targets[f"end_reason.{reason}"]
+        assert band.low <= share["share"] <= band.high
+
+
+def test_init_without_a_run_writes_placeholder_bands(dicerace, tmp_path):
+    text = init("dicerace", tmp_path / "balance.toml", measure_games=None).read_text()
+    assert "# turns_median = [0, 1000]" in text and "measured" not in text
 
 
 def test_init_unknown_game():
@@ -251,6 +273,22 @@ def test_init_unknown_game():
             "[game]\nname = 'dicerace'\n[cluster]\nworkers = 3\n",
             r"\[cluster\] workers: unknown key",
         ),
+        (
+            "seeds = 3\n[game]\nname = 'dicerace'\n",
+            r"seeds: a key outside any table \(did you mean \[game\] seed\?\); keys belong in the tables \[game\], \[params\]",
+        ),
+        (
+            "target = 30\n[game]\nname = 'dicerace'\n",
+            r"target: a key outside any table \(a rule parameter: put it under \[params\]\)",
+        ),
+        (
+            "[game]\nname = 'dicerace'\nseeds = 3\n",
+            r"\[game\] seeds: unknown key \(did you mean 'seed'\?\); allowed: name, players, games, seed",
+        ),
+        (
+            "[game]\nname = 'dicerace'\nfirst_bonus = 3\n",
+            r"\[game\] first_bonus: a rule parameter; put it under \[params\] \(\[game\] takes: name, players",
+        ),
         ("[game]\nname = 'dicerace'\n[params]\n", None),
         ("[game\nname = 1", r"not valid TOML"),
         ("game = 1\n", r"\[game\] must be a table"),
@@ -304,3 +342,67 @@ def test_toml_values():
     assert toml_value(2.0) == "2.0"
     assert toml_value('say "hi"') == '"say \\"hi\\""'
     assert tomllib.loads("x = " + toml_value(["a", 1.5]))["x"] == ["a", 1.5]
+
+
+# ---- the run a rule file describes (balance run, balance trace) ------------------------
+RUN_FILE = """
+[game]
+name = "dicerace"
+players = ["cautious", "cautious"]
+games = 300
+seed = 4
+rotate_seats = true
+
+[params]
+first_bonus = 2
+target = 25
+"""
+
+
+def test_run_for_reads_the_file_and_the_options_override_it(dicerace, tmp_path, monkeypatch):
+    from balance.config import run_for
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, RUN_FILE)
+    run, cfg = run_for()
+    assert cfg is not None and cfg.where == "balance.toml"
+    assert (run.game, run.players, run.games, run.seed, run.rotate_seats) == ("dicerace", ("cautious",) * 2, 300, 4, True)
+    assert run.rules == {"first_bonus": 2, "target": 25}
+    run, _ = run_for(
+        "dicerace", params={"first_bonus": "1"}, players="plain,plain", games=50, seed=9, rotate_seats=False
+    )
+    assert (run.players, run.games, run.seed, run.rotate_seats) == (("plain", "plain"), 50, 9, False)
+    assert run.rules == {"first_bonus": "1", "target": 25}  # one parameter at a time
+    run, cfg = run_for(use_config=False)
+    assert cfg is None and (run.rules, run.players, run.games) == ({}, None, 1_000_000)
+
+
+def test_run_for_keys_the_file_leaves_out_take_the_defaults(dicerace, tmp_path, monkeypatch):
+    from balance.config import run_for
+    from balance.runspec import DEFAULT_GAMES
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "[game]\nname = 'dicerace'\n")
+    run, _ = run_for()
+    assert (run.games, run.seed, run.players, run.rotate_seats, run.rules) == (DEFAULT_GAMES, 0, None, False, {})
+
+
+def test_run_for_another_game(dicerace, tmp_path, monkeypatch):
+    """./balance.toml of another game does not apply to it; a --config of another game is refused."""
+    from balance.config import run_for
+
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path, RUN_FILE)
+    run, cfg = run_for("carnage")
+    assert cfg is None and run.game == "carnage" and run.rules == {}
+    with pytest.raises(UserError, match="game 'carnage' given, but .* is for 'dicerace'"):
+        run_for("carnage", config=path)
+
+
+def test_run_for_validates_the_whole_file(dicerace, tmp_path, monkeypatch):
+    from balance.config import run_for
+
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, RUN_FILE.replace("seed = 4", "seeds = 4"))
+    with pytest.raises(UserError, match=r"balance.toml: \[game\] seeds: unknown key"):
+        run_for()

@@ -195,3 +195,40 @@ def test_config_file(tmp_path):
         with pytest.raises(UserError) as err:
             load_config(bad)
         assert words in str(err.value) and "\n" not in str(err.value)
+
+
+# ---- a parameter with a step of its own (TAXI!'s money in $10 notes) -----------------
+MONEY = Param("destination_bonus", "int", 6000, "bonus", "reading: test", low=0, high=100_000, step=10)
+
+
+def test_range_of_a_stepped_parameter_steps_by_its_step():
+    values = parse_spec(MONEY, "3000..9000")
+    assert values == list(range(3000, 9001, 10))
+    assert parse_spec(MONEY, "3000..9000:1000") == [3000, 4000, 5000, 6000, 7000, 8000, 9000]
+    assert format_spec(MONEY, values) == "3000..9000"
+    assert parse_spec(MONEY, format_spec(MONEY, [3000, 5000, 7000])) == [3000, 5000, 7000]
+
+
+@pytest.mark.parametrize("text, typed", [("3000..9000:15", "15"), ("3005..9000", "3005"), ("3000..9005", "9005")])
+def test_stepped_range_errors_name_only_what_was_typed(text, typed):
+    """The error names the user's own numbers, never a value the range computed (3001, 3015)."""
+    with pytest.raises(UserError) as err:
+        parse_spec(MONEY, text)
+    message = str(err.value)
+    assert typed in message and "multiple" in message
+    import re
+
+    numbers = set(re.findall(r"\d+", message))
+    assert numbers <= {"3000", "9000", "9005", "3005", "15", "10", "0", "100000"}, message
+
+
+def test_stepped_range_from_the_command_line(capsys):
+    from balance.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["sweep", "taxi", "--param", "destination_bonus=3000..9000", "--dry-run", "--json"])
+    assert exc.value.code == 0
+    import json
+
+    axes = json.loads(capsys.readouterr().out)["axes"]
+    assert axes[0]["values"][:3] == [3000, 3010, 3020] and axes[0]["values"][-1] == 9000

@@ -83,13 +83,15 @@ def baseline(
     threads: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> Baseline:
     """Play one configuration and record its baseline (written to ``output``,
     default ``reports/baselines/GAME.json``, unless ``write=False``).
 
     The configuration comes from the rule file in force (``config``, else
     ``./balance.toml`` when ``use_config``), or from ``game`` with its default
-    rules; ``games``, ``seed`` and ``players`` override it.
+    rules; ``games``, ``seed`` and ``players`` override it.  ``on_start`` is
+    called with the number of games to play, ``progress`` as they finish.
     """
     from balance.registry import get_game
     from balance.runspec import check_games, check_seed, split_players
@@ -114,6 +116,8 @@ def baseline(
         plan.run = plan.run.replace(seed=check_seed(seed))
     if players is not None:
         plan.run = plan.run.replace(players=split_players(players))
+    if on_start is not None:
+        on_start(plan.run.games)
     result = _play(
         plan, threads, scheduler or (cfg.scheduler if cfg else None), progress
     )
@@ -134,18 +138,31 @@ def update(
     threads: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> list[Baseline]:
     """Record every baseline again (default: all of ``reports/baselines/``) from its own
-    configuration: players, seed and games as recorded, today's code and rules."""
+    configuration: players, seed and games as recorded, today's code and rules.
+    ``on_start`` is called with the number of games of them all."""
+    from balance.errors import Interrupted
+
     cfg = _config(config, use_config)
     out = []
-    for old, plan in load_plans(paths, cfg):
-        result = _play(
-            plan, threads, scheduler or (cfg.scheduler if cfg else None), progress
-        )
-        new = Baseline(old.path, _record(plan, result))
-        new.save()
-        out.append(new)
+    plans = load_plans(paths, cfg)
+    if on_start is not None:
+        on_start(sum(plan.run.games for _, plan in plans))
+    try:
+        for old, plan in plans:
+            result = _play(
+                plan, threads, scheduler or (cfg.scheduler if cfg else None), progress
+            )
+            new = Baseline(old.path, _record(plan, result))
+            new.save()
+            out.append(new)
+    except KeyboardInterrupt:
+        done = ", ".join(str(b.path) for b in out) or "none"
+        raise Interrupted(
+            f"{len(out)} of {len(plans)} baselines recorded again ({done}); the others unchanged"
+        ) from None
     return out
 
 
@@ -267,6 +284,7 @@ def check(
     threads: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> CheckReport:
     """Re-play each baseline's games with today's code and rules and compare.
 
@@ -284,6 +302,8 @@ def check(
     if seed is not None:
         check_seed(seed)
     plans = load_plans(baselines, cfg)
+    if on_start is not None:
+        on_start(sum(plan.run.games for _, plan in plans))
     report = CheckReport()
     for b, plan in plans:
         if seed is not None:

@@ -22,6 +22,7 @@ __all__ = ["app", "main"]
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``balance`` console script and ``python -m balance``."""
+    from balance.cli.common import Stopped
     from balance.errors import UserError
 
     try:
@@ -29,6 +30,9 @@ def main(argv: list[str] | None = None) -> None:
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except Stopped as exc:  # Ctrl-C in a long command: what was kept, in one line
+        print(f"interrupted: {exc}", file=sys.stderr)
+        sys.exit(130)
     except typer.Abort:
         print("interrupted", file=sys.stderr)
         sys.exit(130)
@@ -44,10 +48,13 @@ def main(argv: list[str] | None = None) -> None:
         where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         print(f"error: {' '.join(message.split())}{where}", file=sys.stderr)
         sys.exit(getattr(exc, "exit_code", 2))
-    except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:  # balance.errors.Interrupted says what was kept
+        said = str(exc)
+        print(f"interrupted: {said}" if said else "interrupted", file=sys.stderr)
         sys.exit(130)
     except BrokenPipeError:
         sys.exit(0)
     else:
+        if rc == 130:  # typer's answer to Ctrl-C in a command that keeps nothing
+            print("interrupted", file=sys.stderr)
         sys.exit(rc if isinstance(rc, int) else 0)

@@ -12,6 +12,7 @@ from balance.cli.common import (
     GameArg,
     GameProgress,
     JsonOpt,
+    interruptible,
     parse_count,
     print_json,
     stderr_console,
@@ -54,12 +55,15 @@ def init(
         bool, typer.Option("--force", help="Overwrite an existing file.")
     ] = False,
 ) -> None:
-    """Write a starter balance.toml: every rule parameter at its default, targets, check settings."""
+    """Write a starter balance.toml: every rule parameter at its default, example targets on the
+    game's scale (from a short run of its defaults), check settings."""
+    from balance.config import INIT_GAMES
     from balance.config import init as api_init
 
     path = api_init(game, output, force=force)
     typer.echo(
-        f"wrote {path}: edit [params] and [targets], then 'balance baseline' and 'balance check'"
+        f"wrote {path} (example targets from {INIT_GAMES:,} games of the defaults): edit [params] and "
+        "[targets]; 'balance run' plays it, then 'balance baseline' and 'balance check'"
     )
 
 
@@ -119,12 +123,16 @@ def baseline(
                 f"--update re-records each baseline as it was configured; drop {', '.join(given)}"
             )
         with GameProgress(None, "baselines") as bar:
-            done = api_update(
-                config=config,
-                use_config=not no_config,
-                threads=threads,
-                scheduler=scheduler,
-                progress=bar,
+            done = interruptible(
+                lambda: api_update(
+                    config=config,
+                    use_config=not no_config,
+                    threads=threads,
+                    scheduler=scheduler,
+                    progress=bar,
+                    on_start=bar.set_total,
+                ),
+                "the baselines recorded so far are written; the others unchanged",
             )
         if as_json:
             print_json([b.to_dict() for b in done])
@@ -133,17 +141,21 @@ def baseline(
         return
     n = parse_count(games) if games is not None else None
     with GameProgress(n, "baseline") as bar:
-        b = api_baseline(
-            game,
-            config=config,
-            use_config=not no_config,
-            games=n,
-            seed=seed,
-            players=players,
-            output=output,
-            threads=threads,
-            scheduler=scheduler,
-            progress=bar,
+        b = interruptible(
+            lambda: api_baseline(
+                game,
+                config=config,
+                use_config=not no_config,
+                games=n,
+                seed=seed,
+                players=players,
+                output=output,
+                threads=threads,
+                scheduler=scheduler,
+                progress=bar,
+                on_start=bar.set_total,
+            ),
+            "nothing written (a baseline is written once all its games are played)",
         )
     if as_json:
         print_json(b.to_dict())
@@ -206,14 +218,18 @@ def check(
 
         check_out(html, "--html", "check.html")
     with GameProgress(None, "check") as bar:
-        report = api_check(
-            baselines or None,
-            config=config,
-            use_config=not no_config,
-            seed=seed,
-            threads=threads,
-            scheduler=scheduler,
-            progress=bar,
+        report = interruptible(
+            lambda: api_check(
+                baselines or None,
+                config=config,
+                use_config=not no_config,
+                seed=seed,
+                threads=threads,
+                scheduler=scheduler,
+                progress=bar,
+                on_start=bar.set_total,
+            ),
+            "no verdict: the check stopped before every baseline was replayed (nothing written)",
         )
     if junit is not None:
         junit.parent.mkdir(parents=True, exist_ok=True)

@@ -47,6 +47,22 @@ def parse_count(text: str, option: str = "--games") -> int:
     return int(value)
 
 
+class Stopped(Exception):
+    """Ctrl-C during a command, with what was kept: carried past typer, which turns a
+    KeyboardInterrupt into a silent exit 130; :func:`balance.cli.main` prints it."""
+
+
+def interruptible(play: Any, kept: str) -> Any:
+    """``play()``; Ctrl-C meanwhile stops it with one line saying what was kept: the
+    library's own (:class:`balance.errors.Interrupted`), else ``kept``."""
+    from balance.errors import Interrupted
+
+    try:
+        return play()
+    except KeyboardInterrupt as exc:
+        raise Stopped(str(exc) if isinstance(exc, Interrupted) and str(exc) else kept) from None
+
+
 def game_name(game: str | None) -> str:
     from balance.config import default_game
 
@@ -148,3 +164,80 @@ class GameProgress:
     def __exit__(self, *exc: Any) -> None:
         if self._progress is not None:
             self._progress.stop()
+
+
+# --------------------------------------------------------------------------- tables in any width
+def fits(con: Any, table: Any) -> bool:
+    """Whether ``table`` prints whole in ``con``'s width: drawn there once, no cell is
+    cut to an ellipsis and every word of every cell and header is on one line (a
+    value and its interval may wrap onto two lines at their space, nothing more)."""
+    import io
+
+    from rich.console import Console
+    from rich.table import Table
+
+    if not isinstance(table, Table):
+        return True
+    for column in table.columns:  # a one-word column cannot wrap: never let rich shrink it
+        if all(len(str(cell).split()) <= 1 for cell in column.cells):
+            column.no_wrap = True
+    probe = Console(width=con.width, file=io.StringIO(), color_system=None, highlight=False)
+    probe.print(table)
+    drawn = probe.file.getvalue()
+    words = {w for c in table.columns for x in [c.header, *c.cells] for w in str(x).split()}
+    return "…" not in drawn and all(w in drawn for w in words)
+
+
+def records(table: Any, keys: int = 1, label: str = "{}") -> Any:
+    """``table`` one row at a time, for a terminal too narrow for its columns: each
+    row's first ``keys`` cells as a heading, then one line per other column
+    (``label`` formats its header), its cell whole beside it."""
+    from rich.table import Table
+
+    out = Table(title=table.title, title_justify="left", show_header=False, show_lines=False)
+    columns = [(str(c.header), [str(x) for x in c.cells]) for c in table.columns]
+    widest = max((len(label.format(name)) + 2 for name, _ in columns[keys:]), default=0)
+    out.add_column("", justify="left", min_width=min(widest, 24), overflow="fold")  # a long name folds
+    out.add_column("", justify="right")
+    heading: list[str] = []
+    for r in range(table.row_count):
+        key = [cells[r] for _, cells in columns[:keys]]
+        if any(key):  # a row with empty keys continues the record above
+            heading = [f"{name} {cell}".strip() if name else cell for (name, _), cell in zip(columns[:keys], key)]
+            if r:
+                out.rows[-1].end_section = True
+            out.add_row(" · ".join(h for h in heading if h), "", style="bold")
+        for name, cells in columns[keys:]:
+            if cells[r] != "":
+                out.add_row("  " + label.format(name), cells[r])
+    return out
+
+
+def show(con: Any, *layouts: Any, keys: int = 1, label: str = "{}") -> None:
+    """Print the first of ``layouts`` (rich tables, widest first) that fits the
+    terminal; when none does, the first one as :func:`records`, row by row."""
+    for layout in layouts:
+        if fits(con, layout):
+            con.print(layout)
+            return
+    con.print(records(layouts[0], keys, label))
+
+
+def blocks(con: Any, title: str, items: Any) -> None:
+    """A listing for a piped or narrow terminal: per item a heading line, then its
+    lines indented, every line wrapped at spaces (never a name or a number cut).
+    ``items``: ``(heading, detail, [(line, style)])``; ``detail`` follows the heading."""
+    import textwrap
+
+    from rich.text import Text
+
+    width = max(20, con.width - 4)
+    con.print(title, markup=False, soft_wrap=True)
+    for heading, detail, lines in items:
+        if detail and len(heading) + 2 + len(detail) > con.width:  # the detail on a line of its own
+            lines = [(detail, ""), *lines]
+            detail = ""
+        con.print(Text(heading, style="bold") + Text(f"  {detail}" if detail else ""), soft_wrap=True)
+        for line, style in lines:
+            for part in textwrap.wrap(line, width, break_long_words=False, break_on_hyphens=False) or [""]:
+                con.print(Text("    " + part, style=style), soft_wrap=True)

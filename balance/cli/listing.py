@@ -7,7 +7,17 @@ from typing import Annotated, Optional
 import typer
 
 from balance.cli.app import app
-from balance.cli.common import BoardOpt, GameArg, JsonOpt, PlayerFileOpt, game_name, print_json, stdout_console
+from balance.cli.common import (
+    BoardOpt,
+    GameArg,
+    JsonOpt,
+    PlayerFileOpt,
+    blocks,
+    fits,
+    game_name,
+    print_json,
+    stdout_console,
+)
 
 
 @app.command()
@@ -52,12 +62,21 @@ def params(game: GameArg = None, as_json: JsonOpt = False) -> None:
         return
     from rich.table import Table
 
+    con = stdout_console()
     table = Table(title=f"{spec.title}: rule parameters", title_justify="left", show_lines=True)
     for col in ("name", "type", "default", "allowed", "meaning", "source"):
-        table.add_column(col, overflow="fold")
+        table.add_column(col, no_wrap=col in ("name", "type", "default"))
     for r in rows:
-        table.add_row(r["name"], r["type"], str(r["default"]), r["allowed"], r["meaning"], r["source"])
-    stdout_console().print(table)
+        table.add_row(r["name"], r["type"], _shown(r["default"]), r["allowed"], r["meaning"], r["source"])
+    if con.width > COMPACT_WIDTH and fits(con, table):
+        con.print(table)
+        return
+    # Piped or narrow: a block per parameter, its text wrapped at spaces (never a name or number cut).
+    blocks(con, f"{spec.title}: rule parameters", [
+        (f"{r['name']} = {_shown(r['default'])}", f"({r['type']}: {r['allowed']})",
+         [(r["meaning"], ""), (f"source: {r['source']}", "dim")])
+        for r in rows
+    ])
 
 
 @app.command()
@@ -81,28 +100,46 @@ def players(game: GameArg = None, player_file: PlayerFileOpt = None, as_json: Js
     con = stdout_console()
     table = Table(title=f"{spec.title}: players (default: {','.join(spec.default_players)})", title_justify="left")
     for col in ("name", "description", "random", "parameters", "source"):
-        table.add_column(col, overflow="fold")
+        table.add_column(col, no_wrap=col == "name")
     for r in rows:
         params = ", ".join(f"{p['name']}={_shown(p['default'])}" for p in r["params"]) or "–"
         table.add_row(
             r["name"], r["description"], "yes" if r["stochastic"] else "no", params,
             "built-in" if r["builtin"] else "player file",
         )
-    con.print(table)
     with_params = [r for r in rows if r["params"]]
+    if con.width <= COMPACT_WIDTH or not fits(con, table):
+        blocks(con, str(table.title), [
+            (r["name"], f"({'draws random numbers' if r['stochastic'] else 'deterministic'}; "
+             f"{'built-in' if r['builtin'] else 'player file'})",
+             [(r["description"], ""),
+              *([(", ".join(f"{p['name']}={_shown(p['default'])}" for p in r["params"]), "")] if r["params"] else [])])
+            for r in rows
+        ])
+        if with_params:
+            blocks(con, "Player parameters (set them as NAME:KEY=VALUE;KEY=VALUE, e.g. in --players)", [
+                (f"{r['name']}:{p['name']} = {_shown(p['default'])}", f"({p['allowed']})",
+                 [(p["meaning"], ""), (f"source: {p['source']}", "dim")])
+                for r in with_params for p in r["params"]
+            ])
+        return
+    con.print(table)
     if with_params:
         detail = Table(
             title="Player parameters (set them as NAME:KEY=VALUE;KEY=VALUE, e.g. in --players)", title_justify="left",
             show_lines=True,
         )
         for col in ("player", "parameter", "default", "allowed", "meaning", "source"):
-            detail.add_column(col, overflow="fold")
+            detail.add_column(col, no_wrap=col in ("player", "parameter", "default"))
         for r in with_params:
             for p in r["params"]:
                 detail.add_row(
                     r["name"], p["name"], _shown(p["default"]), p["allowed"], p["meaning"], p["source"]
                 )
         con.print(detail)
+
+
+COMPACT_WIDTH = 100  # at this width and below, parameter tables are printed a block per parameter
 
 
 def _shown(value: object) -> str:

@@ -17,31 +17,49 @@ from balance.cli.common import (
     ParamOpt,
     PlayerFileOpt,
     PlayersOpt,
-    SeedOpt,
-    game_name,
+    interruptible,
     parse_count,
     pct,
     print_json,
+    show,
     stdout_console,
 )
+
+
+RunConfigOpt = Annotated[
+    Optional[str],
+    typer.Option("--config", "-c", help="Rule file to play (default: ./balance.toml when present and for this game)."),
+]
+RunNoConfigOpt = Annotated[
+    bool, typer.Option("--no-config", help="Ignore ./balance.toml: the game's defaults and the options given only.")
+]
 
 
 @app.command()
 def run(
     game: GameArg = None,
-    games: Annotated[str, typer.Option("--games", "-n", help="Number of games (1e6, 250k and 1_000_000 work).")] = "1000000",
+    games: Annotated[
+        Optional[str],
+        typer.Option(
+            "--games", "-n", help="Number of games (1e6, 250k and 1_000_000 work). Default: [game] games, else 1000000."
+        ),
+    ] = None,
     players: PlayersOpt = None,
     param: ParamOpt = None,
-    seed: SeedOpt = 0,
+    seed: Annotated[
+        Optional[int], typer.Option("--seed", help="Master seed: same seed, same numbers. Default: [game] seed, else 0.")
+    ] = None,
     board: BoardOpt = None,
     rotate_seats: Annotated[
-        bool,
+        Optional[bool],
         typer.Option(
-            "--rotate-seats",
+            "--rotate-seats/--no-rotate-seats",
             help="Play every seating of the players equally often (n distinct players: n! seatings, 720 for six).",
         ),
-    ] = False,
+    ] = None,
     player_file: PlayerFileOpt = None,
+    config: RunConfigOpt = None,
+    no_config: RunNoConfigOpt = False,
     threads: Annotated[Optional[int], typer.Option("--threads", help="Threads to use (default: all cores).")] = None,
     scheduler: Annotated[
         Optional[str], typer.Option("--scheduler", help="Dask scheduler address tcp://HOST:PORT (optional extra).")
@@ -54,29 +72,41 @@ def run(
     ] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Play many games of one rule set: win rates, end reasons and game length, with 95% intervals."""
+    """Play many games of one rule set: win rates, end reasons and game length, with 95% intervals.
+
+    The rules, players, games and seed come from ./balance.toml when there is one
+    (see 'balance init'); every option given overrides the file."""
     from balance.runspec import parse_param_assignments
     from balance.api import run as api_run
+    from balance.errors import UserError
 
     if report is not None:
         from balance.report.run import check_out
 
         check_out(report)
-    n = parse_count(games)
-    with GameProgress(n, f"{game_name(game)}") as bar:
-        result = api_run(
-            game_name(game),
-            games=n,
-            players=players,
-            params=parse_param_assignments(param or []),
-            seed=seed,
-            board=board,
-            rotate_seats=rotate_seats,
-            player_file=player_file,
-            threads=threads,
-            scheduler=scheduler,
-            progress=bar,
-            device=device,
+    if config is not None and no_config:
+        raise UserError("--config and --no-config: choose one")
+    n = parse_count(games) if games is not None else None
+    with GameProgress(n, f"{game or 'run'}") as bar:
+        result = interruptible(
+            lambda: api_run(
+                game,
+                games=n,
+                players=players,
+                params=parse_param_assignments(param or []),
+                seed=seed,
+                board=board,
+                rotate_seats=rotate_seats,
+                player_file=player_file,
+                threads=threads,
+                scheduler=scheduler,
+                progress=bar,
+                device=device,
+                config=config,
+                use_config=not no_config,
+                on_start=bar.set_total,
+            ),
+            "nothing saved: 'balance run' keeps no results (a sweep with --out can be resumed)",
         )
     data = result.to_dict()
     if report is not None:
@@ -92,16 +122,37 @@ def run(
             stdout_console().print(f"report: {data['report']} (numbers in {Path(data['report']).with_suffix('.json')})", markup=False)
 
 
+def describe_rules(data: dict[str, Any]) -> list[str]:
+    """What was played besides the players: the rules that differ from the game's
+    defaults, the board, the player file and the rule file (so that two different
+    runs never read the same)."""
+    from balance.format import format_value
+
+    changed = data.get("params_changed") or {}
+    if changed:
+        rules = ", ".join(
+            f"{k}={format_value(v['value'])} (default {format_value(v['default'])})" for k, v in changed.items()
+        )
+        lines = [f"rules: {rules}; every other rule at its default"]
+    else:
+        lines = ["rules: every rule at its default"]
+    for key, label in (("board", "board"), ("player_file", "player file"), ("rule_file", "rule file")):
+        if data.get(key):
+            lines.append(f"{label}: {data[key]}")
+    return lines
+
+
 def render_run(data: dict[str, Any]) -> None:
     from rich.table import Table
 
     con = stdout_console()
-    changed = ""
     con.print(
         f"[bold]{data['game']}[/bold]: {data['games']:,} games, seed {data['seed']}, "
-        f"players {', '.join(data['players'])}{' (seats rotated)' if data['rotate_seats'] else ''}{changed}"
+        f"players {', '.join(data['players'])}{' (seats rotated)' if data['rotate_seats'] else ''}"
         f"{' on the GPU' if data.get('device') == 'gpu' else ''}"
     )
+    for line in describe_rules(data):
+        con.print(line, markup=False, soft_wrap=True)
     seats = Table(title="Win rate by seat (95% Wilson interval)", title_justify="left")
     for col in ("seat", "player", "wins", "win rate (95% CI)"):
         seats.add_column(col, justify="right" if col != "player" else "left")
@@ -109,7 +160,7 @@ def render_run(data: dict[str, Any]) -> None:
         seats.add_row(str(s["seat"]), s["player"], f"{s['wins']:,}", pct(s["win_rate"], s["ci95"]))
     nw = data["no_winner_rate"]
     seats.add_row("–", "no winner", f"{data['no_winner']:,}", pct(nw["rate"], nw["ci95"]))
-    con.print(seats)
+    show(con, seats, keys=2)
     if data.get("seat_note"):
         con.print(f"[yellow]note:[/yellow] {data['seat_note']}")
     if len(data["strategies"]) > 1 or data["rotate_seats"]:
@@ -120,14 +171,14 @@ def render_run(data: dict[str, Any]) -> None:
             # a player's fair share: the seats it holds over the seats (2 of 4 seats: 50%)
             strat.add_row(s["player"], f"{s['games']:,}", f"{s['wins']:,}", pct(s["win_rate"], s["ci95"]),
                           f"{100 * s['fair_share']:.1f}%")
-        con.print(strat)
+        show(con, strat)
     reasons = Table(title="How games end", title_justify="left")
     for col in ("end reason", "games", "share (95% CI)"):
         reasons.add_column(col, justify="right" if col != "end reason" else "left")
     for name, count in data["end_reasons"].items():
         share = data["end_reason_shares"][name]
         reasons.add_row(name, f"{count:,}", pct(share["share"], share["ci95"]))
-    con.print(reasons)
+    show(con, reasons)
     t = data["turns"]
     con.print(
         f"Game length in player turns (n={data['games']:,}): mean {t['mean']:.2f} ± {1.96 * t['mean_se']:.2f}, "
@@ -141,15 +192,20 @@ def render_run(data: dict[str, Any]) -> None:
 @app.command()
 def trace(
     game: GameArg = None,
-    seed: SeedOpt = 0,
+    seed: Annotated[
+        Optional[int], typer.Option("--seed", help="Master seed (default: [game] seed of ./balance.toml, else 0).")
+    ] = None,
     game_index: Annotated[int, typer.Option("--game-index", help="Which game of the seed's sequence (0 = first).")] = 0,
     players: PlayersOpt = None,
     param: ParamOpt = None,
     board: BoardOpt = None,
     player_file: PlayerFileOpt = None,
+    config: RunConfigOpt = None,
+    no_config: RunNoConfigOpt = False,
     fmt: Annotated[str, typer.Option("--format", help="jsonl (default) or text (a readable replay).")] = "jsonl",
 ) -> None:
-    """One game, event by event, as JSON Lines (or a readable replay with --format text)."""
+    """One game, event by event, as JSON Lines (or a readable replay with --format text);
+    the rules of ./balance.toml like 'balance run', the options given overriding them."""
     import json
 
     from balance.runspec import parse_param_assignments
@@ -158,14 +214,18 @@ def trace(
 
     if fmt not in ("jsonl", "text"):
         raise UserError(f"--format {fmt!r}: allowed: jsonl, text")
+    if config is not None and no_config:
+        raise UserError("--config and --no-config: choose one")
     events = api_trace(
-        game_name(game),
+        game,
         seed=seed,
         game_index=game_index,
         players=players,
         params=parse_param_assignments(param or []),
         board=board,
         player_file=player_file,
+        config=config,
+        use_config=not no_config,
     )
     import sys
 

@@ -15,9 +15,12 @@ from balance.cli.common import (
     GameProgress,
     JsonOpt,
     PlayerFileOpt,
+    interruptible,
     parse_count,
     pct,
+    fits,
     print_json,
+    records,
     stdout_console,
 )
 
@@ -129,10 +132,13 @@ def sweep(
         return
     n_points = the_plan.n_points
     with GameProgress(the_plan.pending_games, f"{the_plan.game}: point {len(the_plan.done)}/{n_points}") as bar:
-        result = finish(
-            the_plan,
-            progress=bar,
-            on_point=lambda done, total: bar.set_description(f"{the_plan.game}: point {done}/{total}"),
+        result = interruptible(
+            lambda: finish(
+                the_plan,
+                progress=bar,
+                on_point=lambda done, total: bar.set_description(f"{the_plan.game}: point {done}/{total}"),
+            ),
+            f"the points are saved in {the_plan.out} as they finish: --resume continues",
         )
     if as_json:
         print_json(result.to_dict())
@@ -159,10 +165,18 @@ def sweep_lists(
     write_set_manifest(folder, plans, command)
     results = []
     total = sum(p.pending_games for p in plans)
+    from balance.sweep import interrupted
+
+    def play_all() -> None:
+        try:
+            for i, p in enumerate(plans):
+                bar.set_description(f"{p.game}: players {i + 1}/{len(plans)} ({', '.join(p.players)})")
+                results.append(finish(p, progress=bar))
+        except KeyboardInterrupt:
+            raise interrupted(plans, folder) from None
+
     with GameProgress(total, f"{plans[0].game}: players 1/{len(plans)}") as bar:
-        for i, p in enumerate(plans):
-            bar.set_description(f"{p.game}: players {i + 1}/{len(plans)} ({', '.join(p.players)})")
-            results.append(finish(p, progress=bar))
+        interruptible(play_all, f"the points are saved in {folder} as they finish: --resume continues")
     written = None
     if report or png:
         from balance.report import report as write_report
@@ -191,37 +205,51 @@ def render_sweep(result: Any) -> None:
     limit = 40
     from balance.format import format_value
 
-    table = Table(title="Win rate by seat (95% Wilson interval)", title_justify="left")
-    for name in swept or ["point"]:
-        table.add_column(name, justify="right")
-    if len(m["players"]) <= 4:  # a column per seat
-        for s, name in enumerate(m["players"]):
-            table.add_column(f"seat {s}" + ("" if m["rotate_seats"] else f" {name}"), justify="right")
-        table.add_column("no winner", justify="right")
-        table.add_column("median turns", justify="right")
-        for row in rows[:limit]:
-            keys = [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
-            cells = [pct(s["win_rate"], s["ci95"]) for s in row["seats"]]
-            nw = row["no_winner_rate"]
-            table.add_row(*keys, *cells, pct(nw["rate"], nw["ci95"]), str(row["turns"]["median"]))
-    else:  # five or six seats: a row per seat, so that no interval is cut in 80 columns
-        table.add_column("seat", justify="left")
-        table.add_column("win rate (95% CI)", justify="right")
-        table.add_column("median turns", justify="right")
-        for row in rows[:limit]:
-            keys = [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
-            nw = row["no_winner_rate"]
-            seats = [
-                (f"seat {s['seat']}" + ("" if m["rotate_seats"] else f" {s['player']}"), s["win_rate"], s["ci95"])
-                for s in row["seats"]
-            ]
-            for k, (label, rate, ci) in enumerate([*seats, ("no winner", nw["rate"], nw["ci95"])]):
-                first = k == 0
-                table.add_row(
-                    *(keys if first else [""] * len(keys)), label, pct(rate, ci),
-                    str(row["turns"]["median"]) if first else "", end_section=k == len(seats),
-                )
-    con.print(table)
+    title = "Win rate by seat (95% Wilson interval)"
+    key_names = swept or ["point"]
+
+    def keys_of(row: dict[str, Any]) -> list[str]:
+        return [format_value(row["params"][n]) for n in swept] if swept else [str(row["point"])]
+
+    # A column per seat (up to four seats), else a row per seat; in a terminal too narrow
+    # for either, one point at a time (balance.cli.common.show): never an interval cut.
+    wide = Table(title=title, title_justify="left")
+    for name in key_names:
+        wide.add_column(name, justify="right")
+    for s, name in enumerate(m["players"]):
+        wide.add_column(f"seat {s}" + ("" if m["rotate_seats"] else f" {name}"), justify="right")
+    wide.add_column("no winner", justify="right")
+    wide.add_column("median turns", justify="right")
+    for row in rows[:limit]:
+        cells = [pct(s["win_rate"], s["ci95"]) for s in row["seats"]]
+        nw = row["no_winner_rate"]
+        wide.add_row(*keys_of(row), *cells, pct(nw["rate"], nw["ci95"]), str(row["turns"]["median"]))
+    long = Table(title=title, title_justify="left")
+    for name in key_names:
+        long.add_column(name, justify="right")
+    long.add_column("seat", justify="left")
+    long.add_column("win rate (95% CI)", justify="right")
+    long.add_column("median turns", justify="right")
+    for row in rows[:limit]:
+        keys = keys_of(row)
+        nw = row["no_winner_rate"]
+        seats = [
+            (f"seat {s['seat']}" + ("" if m["rotate_seats"] else f" {s['player']}"), s["win_rate"], s["ci95"])
+            for s in row["seats"]
+        ]
+        for k, (label, rate, ci) in enumerate([*seats, ("no winner", nw["rate"], nw["ci95"])]):
+            first = k == 0
+            long.add_row(
+                *(keys if first else [""] * len(keys)), label, pct(rate, ci),
+                str(row["turns"]["median"]) if first else "", end_section=k == len(seats),
+            )
+    # Five or six seats: a row per seat even where the columns would fit (they read badly).
+    for layout in [wide, long] if len(m["players"]) <= 4 else [long]:
+        if fits(con, layout):
+            con.print(layout)
+            break
+    else:
+        con.print(records(wide, keys=len(key_names)))
     if len(rows) > limit:
         con.print(f"… {len(rows) - limit:,} more points: see the report or balance.load('{result.out}')")
     rate = f", {result.games_played / result.elapsed_s:,.0f} games/s" if result.elapsed_s > 0 and result.games_played else ""

@@ -15,8 +15,10 @@ from balance.cli.common import (
     JsonOpt,
     ParamOpt,
     PlayerFileOpt,
+    interruptible,
     parse_count,
     print_json,
+    show,
     stdout_console,
 )
 
@@ -63,8 +65,8 @@ def tournament(
 
         raise UserError("--players: name at least 2 players to rate, e.g. --players greedy,fleet,mc")
     name = game or _default()
-    with GameProgress(0, f"{name}: tournament") as bar:
-        result = play_tournament(
+    with GameProgress(None, f"{name}: tournament") as bar:
+        result = interruptible(lambda: play_tournament(
             name,
             players=players,
             games=parse_count(games),
@@ -82,7 +84,7 @@ def tournament(
             progress=bar,
             command=command_line() if "tournament" in sys.argv[1:] else None,
             on_start=bar.set_total,
-        )
+        ), "the tables are saved in --out as they finish: --resume continues")
     if as_json:
         print_json({**result.to_dict(), "out": str(result.out), "html": str(result.html) if result.html else None})
         return
@@ -119,14 +121,14 @@ def render(result: Any) -> None:
             r["player"], f"{r['elo']:+.0f}", f"{r['ci95'][0]:+.0f} to {r['ci95'][1]:+.0f}",
             fmt.percent_ci_cell(o["rate"], o["ci95"]), f"{o['n']:,}",
         )
-    con.print(table)
+    show(con, table)
     matrix = Table(title="Row player's win rate against the column player (decided games, 95% Wilson)", title_justify="left")
     matrix.add_column("")
     for b in f["players"]:
         matrix.add_column(b, justify="right")
     for a, row in zip(f["players"], f["matrix"]):
         matrix.add_row(a, *("–" if c is None else fmt.percent_ci_cell(c["rate"], c["ci95"]) for c in row))
-    con.print(matrix)
+    show(con, matrix, label="against {}")
     if f["seat_effect"]:
         seats = Table(title="Seat effect: the same player in every seat (95% Wilson)", title_justify="left")
         seats.add_column("player")
@@ -138,7 +140,7 @@ def render(result: Any) -> None:
                 e["player"], *(fmt.percent_ci_cell(c["rate"], c["ci95"]) for c in e["seats"]),
                 fmt.percent_ci_cell(e["no_winner"]["rate"], e["no_winner"]["ci95"]),
             )
-        con.print(seats)
+        show(con, seats)
     for line in findings(m, f):
         con.print(f"- {line}", markup=False)
     con.print(f"{result.out}/report.html · {result.out}/report.json · {result.elapsed_s:.1f} s", markup=False)

@@ -47,23 +47,30 @@ class Hole:
         but the interval reaches below it: it cannot tell)."""
         return self.low > LIMIT
 
+    def explanation(self) -> str:
+        """What it is, who does it, and what closes it: "a rule hole:
+        waiter:patience=0 stands on ...; --param must_move=true closes it"."""
+        text = f"a {self.kind}"
+        if self.staller:
+            text += f": {self.staller} {self.does}"
+        if self.closed_by and self.staller:
+            text += f"; --param {self.closed_by} closes it"
+        elif self.closed_by:
+            text += f"; try --param {self.closed_by} (it closes the hole the game's stalling players use)"
+        elif self.staller:
+            text += "; the rule that closes it is already set, so the players stall on their own"
+        return text
+
     def message(self) -> str:
+        """One line for a terminal or a page: the share with its interval, the
+        line-up, and the explanation."""
         from balance.format import percent_ci
 
         share = f"{percent_ci(self.share, (self.low, self.high))} of {self.games:,} games"
-        who = ", ".join(self.players)
-        head = f"{self.kind}: {share} ended at the cap ({self.reason}) with {who}"
+        head = f"{share} ended at the cap ({self.reason}) with {', '.join(self.players)}"
         if not self.certain:
             head += f" (above {LIMIT:.0%}, but the interval cannot tell)"
-        if self.staller:
-            head += f"; {self.staller} {self.does}"
-        if self.closed_by and self.staller:
-            head += f"; --param {self.closed_by} closes it"
-        elif self.closed_by:
-            head += f"; try --param {self.closed_by} (it closes the hole the game's stalling players use)"
-        elif self.staller:
-            head += "; the rule that closes it is already set, so the players stall on their own"
-        return head
+        return f"{head}: {self.explanation()}"
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -91,6 +91,13 @@ class RunResult:
             k: {"value": v, "default": defaults.get(k)} for k, v in self.params.items() if defaults.get(k) != v
         }
 
+    def holes(self, end_counts: dict[str, int]) -> list[dict[str, Any]]:
+        """The caps this line-up hit in more than 1% of its games (balance.holes)."""
+        from balance.holes import find_holes
+        from balance.registry import get_game
+
+        return [h.to_dict() for h in find_holes(get_game(self.game), end_counts, self.players, self.params)]
+
     def to_dict(self) -> dict[str, Any]:
         from balance import __version__
         from balance.summary import summarize
@@ -98,6 +105,7 @@ class RunResult:
         seat_players = ["rotated"] * len(self.players) if self.rotate_seats else self.players
         figures = summarize(self.aggregate, self.strategies, seat_players, self.end_reasons, self.score_name)
         return {
+            "holes": self.holes(figures["end_reasons"]),
             "game": self.game,
             "games": self.games,
             "seed": self.seed,

@@ -210,7 +210,29 @@ def summarize(manifest: Mapping[str, Any], aggregates: Sequence[Any]) -> dict[st
         "rating_model": "Bradley-Terry (Elo scale, mean 0), 95% intervals from the observed information"
         + ("; half a win each way added to every pair that met (a player never lost or never won)" if prior else ""),
         "seat_effect": seats,
+        "holes": _holes(manifest, tables, aggregates),
     }
+
+
+def _holes(manifest: Mapping[str, Any], tables: Sequence[Table], aggregates: Sequence[Any]) -> list[dict[str, Any]]:
+    """The tables whose games hit a cap in more than 1% of games (balance.holes)."""
+    from balance.errors import UserError
+    from balance.holes import find_holes
+    from balance.registry import get_game
+
+    try:
+        spec = get_game(manifest["game"])
+    except UserError:
+        return []
+    names = list(manifest["end_reasons"])
+    out = []
+    for i, (table, agg) in enumerate(zip(tables, aggregates)):
+        if agg is None:
+            continue
+        counts = {name: int(agg.end_reasons[k]) for k, name in enumerate(names)}
+        for hole in find_holes(spec, counts, table.players, manifest["params"]):
+            out.append({"table": i, **hole.to_dict()})
+    return out
 
 
 # --------------------------------------------------------------------------- storage
@@ -275,8 +297,11 @@ def tournament(
     report: bool = True,
     command: str | None = None,
     on_start: Callable[[int], None] | None = None,
+    stallers: bool = False,
 ) -> TournamentResult:
     """Play a tournament between ``players`` and write its counts, figures and report.
+    ``stallers`` adds the game's stalling players (``GameSpec.stallers``), so
+    that the tables say whether the rules let a player keep a game from ending.
 
     >>> import balance
     >>> r = balance.tournament("GAME", players="greedy,fleet,mc", games=2000)  # doctest: +SKIP
@@ -292,6 +317,10 @@ def tournament(
     check_seed(seed)
     spec = get_game(game or default_game())
     labels_in = list(split_players(players)) if isinstance(players, str) else [str(p).strip() for p in players]
+    if stallers:
+        if not spec.stallers:
+            raise UserError(f"--stallers: {spec.name} has no stalling players to add; leave it out")
+        labels_in += [s.player for s in spec.stallers if s.player not in labels_in]
     if len(labels_in) < 2:
         raise UserError(f"--players {','.join(labels_in)}: a tournament needs at least 2 players")
     k = seats if seats is not None else spec.min_players
@@ -514,6 +543,8 @@ def verdict_findings(manifest: Mapping[str, Any], figures: Mapping[str, Any]) ->
                 "games": games,
             }
         )
+    for hole in figures.get("holes") or ():
+        out.append({"kind": "hole", "verdict": "bad", "text": hole["message"][:1].upper() + hole["message"][1:] + "."})
     return out
 
 
@@ -536,7 +567,10 @@ def summary(manifest: Mapping[str, Any], figures: Mapping[str, Any], found: Sequ
     seats = [f for f in found if f["kind"] == "seat_effect"]
     if seats:
         sentences.append(seats[0]["text"])
-    return {"sentences": sentences, "verdict": worst([f["verdict"] for f in found if f["kind"] == "seat_effect"])}
+    holes = [f for f in found if f["kind"] == "hole"]
+    if holes:
+        sentences.append(holes[0]["text"] + (f" ({len(holes)} tables in all)" if len(holes) > 1 else ""))
+    return {"sentences": sentences, "verdict": worst([f["verdict"] for f in found if f["kind"] in ("seat_effect", "hole")])}
 
 
 def _ratings_figure(figures: Mapping[str, Any]) -> str:

@@ -52,6 +52,11 @@ def tournament(
         str | None, typer.Option("--scheduler", help="Dask scheduler address tcp://HOST:PORT (optional extra).")
     ] = None,
     chunk: Annotated[int | None, typer.Option("--chunk", hidden=True, help="Games per task.")] = None,
+    stallers: Annotated[
+        bool,
+        typer.Option("--stallers", help="Add the game's stalling players (e.g. Bahama's waiter:patience=0): do the rules "
+                     "let a player keep a game from ending?"),
+    ] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Rate players: every pairing with seats rotated on the same games, a win-rate matrix, Bradley-Terry
@@ -84,6 +89,7 @@ def tournament(
             progress=bar,
             command=command_line() if "tournament" in sys.argv[1:] else None,
             on_start=bar.set_total,
+            stallers=stallers,
         ), "the tables are saved in --out as they finish: --resume continues")
     if as_json:
         print_json({**result.to_dict(), "out": str(result.out), "html": str(result.html) if result.html else None})

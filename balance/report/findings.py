@@ -586,7 +586,8 @@ def end_reason(ctx: Context, reason: str) -> list[Finding]:
         )
     stalls = cap and top["share"] > 0.01
     if stalls:
-        text += "; more than 1% of games stopped by a cap usually means the rules can stall"
+        hole = _hole(ctx, top_p, reason)
+        text += f"; {hole}" if hole else "; more than 1% of games stopped by a cap usually means the rules can stall"
     return [
         {
             "kind": "end_reason",
@@ -598,6 +599,25 @@ def end_reason(ctx: Context, reason: str) -> list[Finding]:
             "lowest": {"point": low_p["point"], "share": low["share"], "ci95": low["ci95"]},
         }
     ]
+
+
+def _hole(ctx: Context, point: Mapping[str, Any], reason: str) -> str:
+    """What balance.holes says of the line-up's games at ``point`` hitting the
+    cap ``reason`` (a rule hole its staller exploits and the setting that
+    closes it, or a stall); "" for a game not installed here."""
+    from balance.errors import UserError
+    from balance.holes import find_holes
+    from balance.registry import get_game
+
+    try:
+        spec = get_game(ctx.manifest["game"])
+    except (UserError, KeyError):
+        return ""
+    params = {**(ctx.manifest.get("params") or {}), **(point.get("params") or {})}
+    for hole in find_holes(spec, point["end_reasons"], ctx.manifest.get("players") or (), params):
+        if hole.reason == reason:
+            return f"with {', '.join(hole.players)}, {hole.explanation()}"
+    return ""
 
 
 def end_reasons(ctx: Context) -> list[Finding]:

@@ -147,7 +147,7 @@ MC_ALLOCATION = MC_PARAMS + 5
 ALLOCATIONS = ("race", "even")  # MC_ALLOCATION's values, in this order
 ALLOCATION_EVEN = np.int64(1)
 FIRST_CHECK = np.int64(4)  # rounds before the race first drops answers (then 8, 16, ...)
-MIN_ROUNDS = np.int64(8)  # rounds before mc may leave the incumbent
+MIN_ROUNDS = np.int64(4)  # rounds before mc may leave the incumbent
 STREAMS_PER_ROUND = np.int64(MAX_CANDIDATES + 1)  # independent playouts: a stream per answer and round
 INDIFFERENCE = np.float64(VALUE_SCALE / 200)  # gains below half a percent of a win are not chased
 PRUNE_Z = np.float64(2.0)  # how clearly an answer must lose before the race drops it
@@ -354,6 +354,24 @@ def prune(st, n, incumbent, rounds, t):
 
 
 @njit(cache=True)
+def halve(st, n, incumbent):
+    """Keep the better half (rounded up) of the challengers still raced, by
+    their summed difference to the incumbent; returns the answers still raced."""
+    alive = 0
+    for a in range(n):
+        if a != incumbent and st[ARM_ALIVE + a]:
+            alive += 1
+    keep = (alive + 1) // 2
+    for _ in range(alive - keep):
+        worst = -1
+        for a in range(n):
+            if a != incumbent and st[ARM_ALIVE + a] and (worst < 0 or st[ARM_DIFF + a] <= st[ARM_DIFF + worst]):
+                worst = a
+        st[ARM_ALIVE + worst] = 0
+    return keep + 1
+
+
+@njit(cache=True)
 def clearly_better(st, a, rounds, t):
     """Answer ``a``'s lower confidence bound over the incumbent is above zero."""
     return rounds >= MIN_ROUNDS and arm_mean(st, a, rounds) - t * arm_error(st, a, rounds) > 0.0
@@ -440,6 +458,22 @@ def play_arm(st, scratch, seat, a, stream, last_turn):
     return evaluate(scratch, seat)
 
 
+def play_round(st, scratch, seat, n, inc, r, crn, last_turn):
+    """Round ``r``: the incumbent, then every answer still raced, one playout
+    each; the paired differences to the incumbent are summed."""
+    base = r if crn else r * STREAMS_PER_ROUND
+    mine = play_arm(st, scratch, seat, inc, base, last_turn)
+    st[ARM_VALUE + inc] += mine
+    for a in range(n):
+        if a == inc or not st[ARM_ALIVE + a]:
+            continue
+        value = play_arm(st, scratch, seat, a, base if crn else base + 1 + a, last_turn)
+        d = value - mine
+        st[ARM_VALUE + a] += value
+        st[ARM_DIFF + a] += d
+        st[ARM_SQUARES + a] += d * d
+
+
 def race(st, scratch, seat, n, incumbent, last_turn, budget):
     """The race of the module docstring; returns the answer."""
     own = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
@@ -485,21 +519,17 @@ def race(st, scratch, seat, n, incumbent, last_turn, budget):
     used = np.int64(0)
     check = FIRST_CHECK
     while used + alive <= budget:
-        base = rounds if crn else rounds * STREAMS_PER_ROUND
-        mine = play_arm(st, scratch, seat, inc, base, last_turn)
-        st[ARM_VALUE + inc] += mine
-        for a in range(n):
-            if a == inc or not st[ARM_ALIVE + a]:
-                continue
-            value = play_arm(st, scratch, seat, a, base if crn else base + 1 + a, last_turn)
-            d = value - mine
-            st[ARM_VALUE + a] += value
-            st[ARM_DIFF + a] += d
-            st[ARM_SQUARES + a] += d * d
+        play_round(st, scratch, seat, n, inc, rounds, crn, last_turn)
         used += alive
         rounds += 1
-        if rounds == check:
-            check *= 2
+        if alive > 2 and budget - used < FIRST_CHECK * alive:
+            # More answers than the budget can race: keep the better half of the
+            # challengers after each round until the rest can be raced (successive halving).
+            alive = halve(st, n, inc)
+            continue
+        if rounds >= check:
+            while check <= rounds:
+                check *= 2
             alive = prune(st, n, inc, rounds, student(PRUNE_Z, rounds))
             if alive == 1:
                 break
@@ -636,7 +666,8 @@ def play_traced(image, seating, player_params, seed, game, n_event_rows, with_sc
 
 
 _TEMPLATE = (
-    decide, play_on, play_game, playout, play_arm, race, even_search, crn_probe, mc_player, play_batch, play_traced,
+    decide, play_on, play_game, playout, play_arm, play_round, race, even_search, crn_probe, mc_player, play_batch,
+    play_traced,
 )
 _PARALLEL = frozenset({"play_batch"})
 _DECIDING = ("play_on", "play_game", "play_batch", "play_traced")  # what a new decide recompiles
@@ -663,7 +694,7 @@ class Kernel:
     play_batch: Any
     play_traced: Any
     supplied: dict[str, Any]
-    search_parts: tuple[Any, ...] = ()  # play_arm, race, even_search, crn_probe (mc's own parts)
+    search_parts: tuple[Any, ...] = ()  # play_arm, race, even_search, crn_probe, play_round (mc's own parts)
 
     @property
     def crn_probe(self) -> Any:
@@ -750,7 +781,7 @@ def compile_kernel(
     kernel = Kernel(
         module, int(n_heuristics), made["decide"], made["play_on"], made["play_game"], made["playout"],
         made["mc_player"], made["play_batch"], made["play_traced"], supplied,
-        (made["play_arm"], made["race"], made["even_search"], made["crn_probe"]),
+        (made["play_arm"], made["race"], made["even_search"], made["crn_probe"], made["play_round"]),
     )
     _drop_stale_cache(module, kernel)
     return kernel

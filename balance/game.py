@@ -444,6 +444,11 @@ class GameSpec:
     mc_evidence: float = 2.0
     # Players that keep a game from ending where the rules let them (Staller).
     stallers: tuple[Staller, ...] = ()
+    # The ladder of players a finding is checked along (balance sweep --ladder):
+    # the game's best heuristic, its trained heuristic (the player syntax, from
+    # balance train; "" when training kept the defaults) and mc.
+    best_heuristic: str = ""
+    trained_heuristic: str = ""
     has_gpu: bool = False
 
     def __init__(self) -> None:
@@ -575,6 +580,15 @@ class GameSpec:
                       "reading: docs/players.md", choices=ALLOCATIONS),
             ),
         )
+
+    def ladder(self) -> tuple[str, ...]:
+        """The players of the ladder, weakest first: the best heuristic, the
+        trained one when it differs from it, and mc."""
+        best = self.best_heuristic or self.mc_rollout_policy or self.heuristics[0].name
+        rungs = [best]
+        if self.trained_heuristic and self.parse_player(self.trained_heuristic).label != self.parse_player(best).label:
+            rungs.append(self.trained_heuristic)
+        return (*rungs, "mc")
 
     def player(self, name: str, extra: Sequence[PlayerInfo] = ()) -> PlayerInfo:
         found = [*self.players, *extra]

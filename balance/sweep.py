@@ -894,6 +894,8 @@ def sweep(
     progress: Callable[[int], None] | None = None,
     device: str | None = None,
     player_sets: Sequence[str] | None = None,
+    ladder: bool = False,
+    seats: int | None = None,
 ) -> SweepResult:
     """Play a grid of rule variants and store it (see :func:`plan` for the arguments).
 
@@ -912,12 +914,30 @@ def sweep(
         keep_games=keep_games, max_points=max_points, threads=threads, scheduler=scheduler, chunk=chunk,
         config=config, device=device,
     )
+    if ladder:
+        if players is not None or player_sets:
+            raise UserError("--ladder plays the game's ladder of players: leave out --players")
+        player_sets = ladder_sets(game, seats)
     if player_sets is not None and len(player_sets) > 1:
         return sweep_set(game, player_sets, out=out, resume=resume, report=report, png=png, progress=progress, **kwargs)
     if player_sets:
         players = player_sets[0]
     p = plan(game, players=players, out=out, resume=resume, report=report, png=png, **kwargs)
     return finish(p, progress=progress)
+
+
+def ladder_sets(game: str | None, seats: int | None = None) -> list[str]:
+    """The ladder of players (``GameSpec.ladder``: the best heuristic, the
+    trained one, mc), each in every one of ``seats`` seats (default: as many
+    as the game's default players), as player lists for a sweep."""
+    from balance.config import default_game
+    from balance.registry import get_game
+
+    spec = get_game(game or default_game())
+    n = len(spec.default_players) if seats is None else int(seats)
+    if not spec.min_players <= n <= spec.max_players:
+        raise UserError(f"--seats {n}: {spec.name} plays with {spec.min_players} to {spec.max_players}")
+    return [",".join([rung] * n) for rung in spec.ladder()]
 
 
 SET_MANIFEST = "sweep-set.json"

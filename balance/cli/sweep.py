@@ -82,12 +82,27 @@ def sweep(
     device: Annotated[
         str | None, typer.Option("--device", help="cpu (default), or gpu: a CUDA GPU (games with a GPU kernel; the same numbers).")
     ] = None,
+    ladder: Annotated[
+        bool,
+        typer.Option("--ladder", help="Play the grid once for each player of the game's ladder in every seat (its best "
+                     "heuristic, its trained one, mc) and say where a finding differs between them."),
+    ] = False,
+    seats: Annotated[
+        int | None, typer.Option("--seats", help="Seats for --ladder (default: the game's default table).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a grid of rule variants (same seeds at every point) and store the counts; see docs/sweeps.md."""
+    from balance.errors import UserError
     from balance.runspec import parse_param_assignments
-    from balance.sweep import command_line, finish, plan
+    from balance.sweep import command_line, finish, ladder_sets, plan
 
+    if ladder:
+        if players:
+            raise UserError("--ladder plays the game's ladder of players: leave out --players")
+        players = ladder_sets(game, seats)
+    elif seats is not None:
+        raise UserError("--seats goes with --ladder (the players of --players give the seats)")
     if players is not None and len(players) > 1:
         return sweep_lists(
             game, players, dict(

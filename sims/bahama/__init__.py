@@ -40,6 +40,10 @@ class BahamaSpec(GameSpec):
     max_players = 4
     # The strongest built-in, and the fastest (RULES.md, Players).
     default_players = ("nearest", "nearest")
+    # The ladder a finding is checked along (balance sweep --ladder): the best
+    # heuristic (docs/players.md) and the trained one (docs/train.md).
+    best_heuristic = "nearest"
+    trained_heuristic = "best_fare:ride_discount=83;aboard_bonus=30"
     mc_rollouts = 64
     mc_rollout_policy = "nearest"
     # A losing player may stand on the last waiting citizen for ever: under the

@@ -41,6 +41,10 @@ class Carmarace(GameSpec):
     min_players = 2
     max_players = 6
     default_players = ("hunter", "hunter", "hunter", "hunter")
+    # The ladder a finding is checked along (balance sweep --ladder): the best
+    # heuristic (docs/players.md) and the trained one (docs/train.md, which kept the defaults).
+    best_heuristic = "saboteur"
+    trained_heuristic = ""
     mc_rollouts = 32
     mc_rollout_policy = "saboteur"
     mc_horizon = 4

@@ -48,6 +48,10 @@ class CarnageSpec(GameSpec):
     default_players = ("greedy", "fleet")
     # The search player's default budget (RULES.md, 'The search player'): 64
     # playouts of 6 turns, greedy in every seat, scored by kernel.evaluate.
+    # The ladder a finding is checked along (balance sweep --ladder): the best
+    # heuristic (docs/players.md) and the trained one (docs/train.md, which kept the defaults).
+    best_heuristic = "greedy"
+    trained_heuristic = ""
     mc_rollouts = 64
     mc_rollout_policy = "greedy"
     mc_horizon = 6

@@ -42,6 +42,10 @@ class TagCity(GameSpec):
     min_players = 2
     max_players = 4
     default_players = ("builder", "sniper")
+    # The ladder a finding is checked along (balance sweep --ladder): the best
+    # heuristic (docs/players.md) and the trained one (docs/train.md).
+    best_heuristic = "builder"
+    trained_heuristic = "sniper:gain_weight=1;contact_halves=6"
     mc_rollouts = 64
     mc_rollout_policy = "builder"
     mc_horizon = 2

@@ -36,6 +36,10 @@ class Taxi(GameSpec):
     min_players = 2
     max_players = 6
     default_players = ("router", "gambler", "investor", "cautious")
+    # The ladder a finding is checked along (balance sweep --ladder): the best
+    # heuristic (docs/players.md) and the trained one (docs/train.md).
+    best_heuristic = "router"
+    trained_heuristic = "router:journey_above=15000;bet_reserve=4000;buy_margin=5000;freeway_greens=4"
     mc_rollouts = 32
     mc_rollout_policy = "router"
     mc_horizon = 4  # one round of 4 players, scored by evaluate's standing (docs/players.md measures it)

@@ -10,7 +10,17 @@ and another list clearly the other way, each with its 95% interval:
   to the last under one list and falls under another (both Newcombe intervals
   clear of zero);
 * how games end: the most common end reason differs (each the clear leader of
-  its list, the intervals of the two leading reasons apart).
+  its list, the intervals of the two leading reasons apart);
+* how games end along a swept parameter: an end reason's share rises from the
+  first value to the last under one list and falls under another;
+* game length along a swept parameter: the mean rises under one list and falls
+  under another (both 95% intervals clear of zero).
+
+A finding *changes size between players* when the same move (a seat's win
+rate, an end reason's share) differs between two lists by more than SIZE
+points and the 95% interval of that difference is clear of zero (the lists'
+intervals combined as if independent: the lists play the same seeds, so this
+is conservative).
 
 Each finding names the players and the point, with the figures behind it.
 """
@@ -18,6 +28,7 @@ Each finding names the players and the point, with the figures behind it.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,6 +37,8 @@ from balance.report.findings import where
 from balance.stats import newcombe
 
 Finding = dict[str, Any]
+SIZE = 0.05  # a move that differs by less between two lists is not called a change of size
+Z95 = 1.959963984540054
 
 
 def _sign_of_edge(seat: Mapping[str, Any], fair: float) -> int:
@@ -123,9 +136,104 @@ def end_reasons(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -> li
     return [{"kind": "sign", "text": text + ".", "points": [c[0] for c in changed]}]
 
 
+def _share_move(first: Mapping[str, Any], last: Mapping[str, Any], count: str, name: str) -> tuple[int, float, float, float]:
+    """The move of a share from the first value of an axis to the last: its
+    sign (1 up, -1 down, 0 cannot tell), the difference in points and its
+    Newcombe interval."""
+    d, lo, hi = newcombe(first[count][name], first["games"], last[count][name], last["games"])
+    return (1 if lo > 0 else -1 if hi < 0 else 0, d, lo, hi)
+
+
+def _size_change(moves: Sequence[tuple[int, float, float, float]]) -> tuple[int, int, float, float, float] | None:
+    """The two lists whose moves differ most, when by more than SIZE with a
+    95% interval clear of zero: (list a, list b, difference, low, high)."""
+    best = None
+    for a, b in itertools.combinations(range(len(moves)), 2):
+        da, db = moves[a][1], moves[b][1]
+        se = math.hypot((moves[a][3] - moves[a][2]) / (2 * Z95), (moves[b][3] - moves[b][2]) / (2 * Z95))
+        diff = da - db
+        lo, hi = diff - Z95 * se, diff + Z95 * se
+        if abs(diff) > SIZE and (lo > 0 or hi < 0) and (best is None or abs(diff) > abs(best[2])):
+            best = (a, b, diff, lo, hi)
+    return best
+
+
+def _points(move: tuple[int, float, float, float]) -> str:
+    text = fmt.points_ci(move[1], move[2:])
+    return f"{text[0]} points, 95% CI {text[1]} to {text[2]}"
+
+
+def end_reason_trends(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -> list[Finding]:
+    """An end reason's share along each swept parameter, list against list:
+    rising under one and falling under another (a change of sign), or moving
+    the same way by clearly different amounts (a change of size)."""
+    out: list[Finding] = []
+    for axis in datas[0]["by_axis"]:
+        name = axis["name"]
+        series = [next(a for a in d["by_axis"] if a["name"] == name)["series"] for d in datas]
+        if len(series[0]) < 2:
+            continue
+        v0, v1 = fmt.format_value(series[0][0]["value"]), fmt.format_value(series[0][-1]["value"])
+        for reason in series[0][0]["end_reasons"]:
+            moves = [_share_move(ser[0], ser[-1], "end_reasons", reason) for ser in series]
+            if max(abs(m[1]) for m in moves) == 0:
+                continue
+            signs = [m[0] for m in moves]
+            if 1 in signs and -1 in signs:
+                up, down = signs.index(1), signs.index(-1)
+                out.append({
+                    "kind": "sign", "axis": name, "end_reason": reason,
+                    "text": f"As {name} goes from {v0} to {v1}, games ending by {reason} rise with {labels[up]} "
+                    f"({_points(moves[up])}) but fall with {labels[down]} ({_points(moves[down])}).",
+                })
+                continue
+            size = _size_change(moves)
+            if size is not None:
+                a, b, diff, lo, hi = size
+                way = "rise" if moves[a][1] + moves[b][1] > 0 else "fall"
+                out.append({
+                    "kind": "size", "axis": name, "end_reason": reason,
+                    "text": f"As {name} goes from {v0} to {v1}, games ending by {reason} {way} by "
+                    f"{fmt.points(moves[a][1])} points with {labels[a]} ({_points(moves[a])}) and by "
+                    f"{fmt.points(moves[b][1])} with {labels[b]} ({_points(moves[b])}): a difference of "
+                    f"{fmt.points(diff)} points (95% CI {fmt.points(lo)} to {fmt.points(hi)}).",
+                })
+    return out
+
+
+def length_trends(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -> list[Finding]:
+    """The mean game length along each swept parameter, list against list."""
+    out: list[Finding] = []
+    for axis in datas[0]["by_axis"]:
+        name = axis["name"]
+        series = [next(a for a in d["by_axis"] if a["name"] == name)["series"] for d in datas]
+        if len(series[0]) < 2:
+            continue
+        moves = []
+        for ser in series:
+            a, b = ser[0]["turns"], ser[-1]["turns"]
+            d = b["mean"] - a["mean"]
+            half = Z95 * math.hypot(a["mean_se"], b["mean_se"])
+            moves.append((1 if d - half > 0 else -1 if d + half < 0 else 0, d, d - half, d + half))
+        signs = [m[0] for m in moves]
+        if 1 in signs and -1 in signs:
+            up, down = signs.index(1), signs.index(-1)
+            v0, v1 = fmt.format_value(series[0][0]["value"]), fmt.format_value(series[0][-1]["value"])
+            out.append({
+                "kind": "sign", "axis": name,
+                "text": f"As {name} goes from {v0} to {v1}, games get longer with {labels[up]} "
+                f"({moves[up][1]:+.1f} turns, 95% CI {moves[up][2]:+.1f} to {moves[up][3]:+.1f}) but shorter with "
+                f"{labels[down]} ({moves[down][1]:+.1f} turns, {moves[down][2]:+.1f} to {moves[down][3]:+.1f}).",
+            })
+    return out
+
+
 def between_players(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -> list[Finding]:
     """Every finding that changes between the player lists, or one line saying none does."""
-    found = seat_edges(labels, datas) + trends(labels, datas) + end_reasons(labels, datas)
+    found = (
+        seat_edges(labels, datas) + trends(labels, datas) + end_reasons(labels, datas)
+        + end_reason_trends(labels, datas) + length_trends(labels, datas)
+    )
     for f in found:
         f["verdict"] = "unsure"  # a finding that holds for one list and not another: read it with its players
     if not found:
@@ -139,8 +247,9 @@ def between_players(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -
             {
                 "kind": "note",
                 "verdict": "info",
-                "text": f"No finding changes sign between players ({pairs}): no seat's edge, trend along a swept "
-                "parameter or leading end reason is clearly one way under one list and the other way under another "
+                "text": f"No finding changes sign or size between players ({pairs}): no seat's edge, trend along a "
+                "swept parameter (win rates, end reasons, length) or leading end reason is clearly one way under one "
+                "list and the other way under another, or clearly larger under one "
                 f"(at {games:,} games a point, a seat edge smaller than {fmt.points(edge, 1, sign=False)} points "
                 "would usually not show either way).",
                 "detectable_seat_edge": edge,

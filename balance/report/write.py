@@ -156,13 +156,19 @@ def set_summary(labels: list[str], datas: list[dict[str, Any]], between: list[di
     from balance.report.html import worst
 
     signs = [f for f in between if f["kind"] == "sign"]
+    sizes = [f for f in between if f["kind"] == "size"]
     if signs:
         first = (
             f"{len(signs)} finding{'s change' if len(signs) != 1 else ' changes'} sign between the player lists "
             f"({'; '.join(labels)}): {signs[0]['text']}"
         )
+    elif sizes:
+        first = (
+            f"No finding changes sign between the player lists ({'; '.join(labels)}), but {len(sizes)} "
+            f"{'finding changes' if len(sizes) == 1 else 'findings change'} size: {sizes[0]['text']}"
+        )
     else:
-        first = f"No finding changes sign between the player lists ({'; '.join(labels)})."
+        first = f"No finding changes sign or size between the player lists ({'; '.join(labels)})."
     sentences = [first] + [d["summary"]["sentences"][0] for d in datas]
-    verdicts = [d["summary"]["verdict"] for d in datas] + ([f["verdict"] for f in signs])
+    verdicts = [d["summary"]["verdict"] for d in datas] + ([f["verdict"] for f in signs + sizes])
     return {"sentences": sentences, "verdict": worst(verdicts)}

@@ -238,6 +238,51 @@ class Staller:
 
 
 @dataclass(frozen=True)
+class BudgetRung:
+    """One rung of the search player's budget ladder, as measured for a game
+    (docs/players.md): mc with ``rollouts`` playouts against mc with
+    ``against``, heads up with seats alternating, ``won`` and ``lost`` of the
+    decided games; ``games_per_second``: mc against itself at ``rollouts``, one
+    thread (its cost).  ``balance players GAME`` shows them."""
+
+    rollouts: int
+    against: int
+    won: int
+    lost: int
+    games_per_second: float
+    command: str = ""
+
+    def text(self, default: int) -> str:
+        from balance.format import percent_ci
+        from balance.stats import wilson
+
+        n = self.won + self.lost
+        lo, hi = wilson(self.won, n)
+        share = percent_ci(self.won / n, (lo, hi)) if n else "–"
+        return (
+            f"{_times(self.rollouts, default)} against {_times(self.against, default)}: {share} of {n:,} decided "
+            f"games ({self.games_per_second:,.1f} games/s at {_times(self.rollouts, default)}, mc in both seats, one thread)"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        from balance.stats import wilson
+
+        n = self.won + self.lost
+        return {
+            "rollouts": self.rollouts, "against": self.against, "won": self.won, "lost": self.lost,
+            "share": self.won / n if n else None, "ci95": list(wilson(self.won, n)) if n else None,
+            "games_per_second": self.games_per_second, "command": self.command,
+        }
+
+
+def _times(rollouts: int, default: int) -> str:
+    if rollouts == default:
+        return f"the default ({rollouts})"
+    ratio = rollouts / default
+    return f"{ratio:g}x ({rollouts})" if ratio >= 1 else f"1/{1 / ratio:g} ({rollouts})"
+
+
+@dataclass(frozen=True)
 class PlayerInfo:
     """A player (strategy): a compiled function with the player signature
     ``(kind, seat, subject, st) -> int``, what it does in one line, whether it
@@ -250,6 +295,7 @@ class PlayerInfo:
     builtin: bool = True
     stochastic: bool = False
     params: tuple[Param, ...] = ()
+    notes: tuple[str, ...] = ()  # measured facts shown by `balance players` (mc: its budget ladder)
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PLAYER_PARAMS:
@@ -265,6 +311,7 @@ class PlayerInfo:
             "builtin": self.builtin,
             "stochastic": self.stochastic,
             "params": [p.to_dict() for p in self.params],
+            "notes": list(self.notes),
         }
 
 
@@ -442,6 +489,8 @@ class GameSpec:
     mc_horizon: int = 0
     mc_crn: bool = True
     mc_evidence: float = 2.0
+    # The search player's budget ladder as measured (BudgetRung: default, 4x, 16x).
+    mc_ladder: tuple[BudgetRung, ...] = ()
     # Players that keep a game from ending where the rules let them (Staller).
     stallers: tuple[Staller, ...] = ()
     # The ladder of players a finding is checked along (balance sweep --ladder):
@@ -551,6 +600,9 @@ class GameSpec:
     def _search_player(self, heuristics: Sequence[PlayerInfo], func: Any) -> PlayerInfo:
         names = tuple(h.name for h in heuristics)
         policy = self.mc_rollout_policy or names[0]
+        notes = tuple(f"budget ladder: {rung.text(self.mc_rollouts)}" for rung in self.mc_ladder)
+        if not notes:
+            notes = ("budget ladder: not measured for this game (docs/players.md says how)",)
         return PlayerInfo(
             "mc",
             f"Monte Carlo search: up to {self.mc_rollouts} playouts a decision raced against {policy}'s own "
@@ -579,6 +631,7 @@ class GameSpec:
                       "budget shared evenly, the best total wins (flat Monte Carlo, for comparison)",
                       "reading: docs/players.md", choices=ALLOCATIONS),
             ),
+            notes=notes,
         )
 
     def ladder(self) -> tuple[str, ...]:

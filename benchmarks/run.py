@@ -8,6 +8,9 @@ For each built-in game, with its default rules and players, it measures
   ``NUMBA_DISABLE_JIT=1`` (a few hundred games, in a subprocess) and their ratio;
 * cold compile (``balance run GAME --games 1000`` in a subprocess with an empty
   ``NUMBA_CACHE_DIR``) and warm start (the same command with the cache filled);
+* the search player ``mc`` against itself (2 seats, one thread), interleaved
+  with the flat search of earlier versions at their default budget, and the
+  ratio of the two;
 * peak RSS of a 10,000,000-game ``balance run`` (``getrusage`` of the children of
   a fresh wrapper process, so only that run counts);
 * sweep overhead: ``balance.sweep`` of 4 points against 4 plain runs of the same
@@ -62,6 +65,18 @@ TARGETS: dict[str, dict[str, float]] = {
 # Games far slower than the flagship play fewer games per measure, so that each game's
 # share of the suite takes about as long (the counts shown in the tables are the real ones).
 GAME_SCALE: dict[str, float] = {"taxi": 0.1, "carmarace": 0.05, "tagcity": 0.02}
+# The search player: games of mc against itself (2 seats, one thread) per measure,
+# and the search of earlier versions at that version's default budget (flat Monte
+# Carlo: allocation=even), measured side by side in the same run.
+MC_GAMES: dict[str, int] = {"carnage": 300, "bahama": 300, "taxi": 60, "tagcity": 40, "carmarace": 80, "dicerace": 200}
+EARLIER_MC: dict[str, str] = {
+    "carnage": "mc:allocation=even;crn=true;rollouts=64",
+    "bahama": "mc:allocation=even;crn=true;rollouts=64",
+    "taxi": "mc:allocation=even;crn=true;rollouts=32",
+    "tagcity": "mc:allocation=even;crn=true;rollouts=64",
+    "carmarace": "mc:allocation=even;crn=true;rollouts=32",
+    "dicerace": "mc:allocation=even;crn=true;rollouts=16",
+}
 GENERIC_TARGETS = {
     "parallel_ratio": 1.8,  # stated for Carnage at 1M games; shown for every game
     "jit_ratio": 100.0,
@@ -195,6 +210,27 @@ class Bench:
         try:
             t = time.perf_counter()
             spec.simulate(params, players, seatings, 0, 0, games, board)
+            return games / (time.perf_counter() - t)
+        finally:
+            numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+    def mc_rate(self, game: str, label: str, games: int) -> float:
+        """games/s of ``label`` (an mc) in both seats of a 2-seat game, one thread."""
+        import numba
+
+        import numpy as np
+
+        from balance.registry import get_game
+
+        spec = get_game(game)
+        seatings = np.zeros((1, 2), np.int64)
+        params = spec.resolve_params()
+        numba.set_num_threads(1)
+        try:
+            player = spec.parse_player(label)
+            spec.simulate(params, [player], seatings, 1, 10**6, 2)  # compile
+            t = time.perf_counter()
+            spec.simulate(params, [player], seatings, 0, 0, games)
             return games / (time.perf_counter() - t)
         finally:
             numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
@@ -369,6 +405,18 @@ def bench_game(b: Bench, game: str, cluster: LocalCluster | None) -> dict[str, A
     out["kernel_one_thread"] = {"games": kgames, **summary([b.kernel_rate(game, kgames) for _ in range(b.repeat)])}
     out["kernel_nojit"] = b.nojit(game)
     out["jit_ratio"] = out["kernel_one_thread"]["median"] / out["kernel_nojit"]["median"]
+
+    mgames = max(2, int(MC_GAMES.get(game, 100) * b.scale))
+    log(f"{game}: the search player, {mgames} games of mc against itself, and the earlier flat search")
+    now, earlier = [], []
+    for _ in range(b.repeat):  # interleaved: a drifting machine moves both alike
+        now.append(b.mc_rate(game, "mc", mgames))
+        earlier.append(b.mc_rate(game, EARLIER_MC.get(game, "mc:allocation=even"), mgames))
+    out["mc"] = {
+        "games": mgames, "now": summary(now), "earlier": summary(earlier),
+        "earlier_label": EARLIER_MC.get(game, "mc:allocation=even"),
+        "ratio": statistics.median(a / b_ for a, b_ in zip(now, earlier)),
+    }
 
     log(f"{game}: peak RSS of {b.n(RSS_GAMES, game):,} games")
     out["peak_rss"] = b.peak_rss(game)
@@ -551,6 +599,9 @@ def write_markdown(path: Path, data: dict[str, Any]) -> None:
     row("compiled / interpreted", lambda r: f"{r['jit_ratio']:,.0f}×")
     row("cold compile, s (`balance run --games 1000`, empty cache)", lambda r: f"{r['cold_compile_s']:.1f}")
     row("warm start, s (the same, cache filled)", lambda r: fmt_s(r["warm_start_s"], digits=2))
+    row("mc against itself, games/s, 1 thread", lambda r: f"{fmt_s(r['mc']['now'], digits=1)} ({r['mc']['games']} games)")
+    row("… the earlier flat search", lambda r: f"{fmt_s(r['mc']['earlier'], digits=1)} (`{r['mc']['earlier_label']}`)")
+    row("… mc now / earlier", lambda r: f"{r['mc']['ratio']:.2f}×")
     row("peak RSS, MiB (`balance run`)", lambda r: f"{r['peak_rss']['peak_rss_mib']:,.0f} "
         f"({r['peak_rss']['games']:,} games)")
     row("… its games/s", lambda r: f"{r['peak_rss']['games_per_s']:,.0f}")
@@ -586,6 +637,9 @@ def write_markdown(path: Path, data: dict[str, Any]) -> None:
         "- *cold compile* runs `balance run GAME --games 1000` in a subprocess whose `NUMBA_CACHE_DIR` is a "
         "new empty folder (everything compiles); *warm start* is the same command with Numba's on-disk cache "
         "filled, process start and imports included.",
+        "- *mc* plays the game's search player at its defaults in both seats of a 2-seat game on one thread "
+        "(`GameSpec.simulate`), interleaved with the search of earlier versions at their default budget: the "
+        "flat Monte Carlo kept as `mc:allocation=even` (docs/players.md); the ratio is the median of the pairs.",
         "- *peak RSS* is `ru_maxrss` of the children of a fresh wrapper process that runs only that command.",
         "- *sweep overhead* compares `balance.sweep` (4 points, store written) with 4 `balance.run` calls "
         "of the same points in the same warm process.",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -116,6 +116,7 @@ def players(game: GameArg = None, player_file: PlayerFileOpt = None, as_json: Js
               *([(", ".join(f"{p['name']}={_shown(p['default'])}" for p in r["params"]), "")] if r["params"] else [])])
             for r in rows
         ])
+        _notes(con, rows)
         if with_params:
             blocks(con, "Player parameters (set them as NAME:KEY=VALUE;KEY=VALUE, e.g. in --players)", [
                 (f"{r['name']}:{p['name']} = {_shown(p['default'])}", f"({p['allowed']})",
@@ -124,6 +125,7 @@ def players(game: GameArg = None, player_file: PlayerFileOpt = None, as_json: Js
             ])
         return
     con.print(table)
+    _notes(con, rows)
     if with_params:
         detail = Table(
             title="Player parameters (set them as NAME:KEY=VALUE;KEY=VALUE, e.g. in --players)", title_justify="left",
@@ -137,6 +139,13 @@ def players(game: GameArg = None, player_file: PlayerFileOpt = None, as_json: Js
                     r["name"], p["name"], _shown(p["default"]), p["allowed"], p["meaning"], p["source"]
                 )
         con.print(detail)
+
+
+def _notes(con: Any, rows: list[dict[str, Any]]) -> None:
+    """What was measured of a player (the search player's budget ladder)."""
+    for r in rows:
+        for note in r.get("notes") or ():
+            con.print(f"{r['name']}: {note}", markup=False, soft_wrap=False)
 
 
 COMPACT_WIDTH = 100  # at this width and below, parameter tables are printed a block per parameter

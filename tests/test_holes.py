@@ -77,9 +77,11 @@ def test_a_stalling_run_says_so_in_its_output_json_and_page(capsys, tmp_path, mo
     assert hole["kind"] == "rule hole" and hole["closed_by"] == "must_move=true" and hole["share"] > 0.1
     code, out, _ = _call(capsys, *argv, "--report", "run.html")
     assert code == 0
-    assert "rule hole:" in out and "must_move=true closes it" in " ".join(out.split())
+    assert "a rule hole" in out and "must_move=true closes it" in " ".join(out.split())
     page = (tmp_path / "run.html").read_text(encoding="utf-8")
     assert "must_move=true closes it" in page
+    box = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))["summary"]
+    assert box["verdict"] == "bad" and any("must_move=true closes it" in s for s in box["sentences"])
     # closed by the rule: nothing to say
     code, out, _ = _call(capsys, *argv, "--param", "must_move=true", "--json")
     assert code == 0 and json.loads(out)["holes"] == []

@@ -180,7 +180,7 @@ def render_run(data: dict[str, Any]) -> None:
         reasons.add_row(name, f"{count:,}", pct(share["share"], share["ci95"]))
     show(con, reasons)
     for hole in data.get("holes") or ():
-        con.print(f"[red]{hole['kind']}:[/red] {hole['message']}", soft_wrap=True)
+        con.print(f"[red]warning:[/red] {hole['message']}", soft_wrap=True)
     t = data["turns"]
     con.print(
         f"Game length in player turns (n={data['games']:,}): mean {t['mean']:.2f} ± {1.96 * t['mean_se']:.2f}, "

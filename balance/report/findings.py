@@ -751,6 +751,9 @@ def summary(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> dict[str, A
             else:
                 text += ", clearly fairer than every other point"
             sentences.append(text + ".")
+    stalls = [f for f in found if f["kind"] == "end_reason" and f.get("cap_like") and f["verdict"] == BAD]
+    for f in stalls:  # a rule hole or a stall: the answer a designer must read first
+        sentences.append(f["text"])
     pw = next((f for f in found if f["kind"] == "power"), None)
     if pw is not None:
         sentences.append(
@@ -758,7 +761,7 @@ def summary(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> dict[str, A
             "would not show."
         )
     verdict = {INSIDE: GOOD, OUTSIDE: BAD, CANNOT_TELL: UNSURE}
-    verdicts = [verdict[v] for v in by_point]
+    verdicts = [verdict[v] for v in by_point] + [BAD for _ in stalls]
     if len(points) == 1 and any(f["kind"] == "player" and f["verdict"] == BAD for f in found):
         verdicts.append(BAD)  # the box names a player outside its band
     return {"sentences": sentences, "verdict": _worst(verdicts)}

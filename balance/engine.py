@@ -60,10 +60,11 @@ which cancels the luck the answers share; without, each answer of each round
 has its own stream (better where the same dice would go to another seat after
 one answer than after the other, as in Pig).
 
-After 4, 8, 16, ... rounds the race drops every challenger whose paired
-difference is clearly below zero (its upper confidence bound, ``evidence``
-standard errors, Student-corrected for the rounds played) and every challenger
-clearly below the leader (bounded by the sum of both standard errors); it
+After 4, 8, 16, ... rounds the race drops every challenger that cannot beat
+the incumbent by ``indifference`` (its paired difference's upper confidence
+bound, PRUNE_Z standard errors, Student-corrected for the rounds played, is
+below it) and every challenger clearly below the leader (bounded by the sum
+of both standard errors); it
 stops when no challenger is left, or when one is left that is clearly better
 than the incumbent, or when the next round would pass ``rollouts`` playouts.
 Obvious decisions thus cost a few rounds, close ones the whole budget.  The
@@ -144,12 +145,12 @@ MC_HORIZON = MC_PARAMS + 2
 MC_CRN = MC_PARAMS + 3
 MC_EVIDENCE = MC_PARAMS + 4  # a float, stored as its bits
 MC_ALLOCATION = MC_PARAMS + 5
+MC_INDIFFERENCE = MC_PARAMS + 6  # a float (a share of a win), stored as its bits
 ALLOCATIONS = ("race", "even")  # MC_ALLOCATION's values, in this order
 ALLOCATION_EVEN = np.int64(1)
 FIRST_CHECK = np.int64(4)  # rounds before the race first drops answers (then 8, 16, ...)
 MIN_ROUNDS = np.int64(4)  # rounds before mc may leave the incumbent
 STREAMS_PER_ROUND = np.int64(MAX_CANDIDATES + 1)  # independent playouts: a stream per answer and round
-INDIFFERENCE = np.float64(VALUE_SCALE / 200)  # gains below half a percent of a win are not chased
 PRUNE_Z = np.float64(2.0)  # how clearly an answer must lose before the race drops it
 HASH_FACTOR = np.uint64(0x100000001B3)  # FNV-1a's 64-bit prime
 HASH_START = np.uint64(0xCBF29CE484222325)
@@ -328,13 +329,13 @@ def leader(st, n, incumbent):
 
 
 @njit(cache=True)
-def prune(st, n, incumbent, rounds, t):
+def prune(st, n, incumbent, rounds, t, indifference):
     """Drop the challengers that cannot matter: those that cannot beat the
-    incumbent by INDIFFERENCE (their upper bound, ``t`` standard errors) and
-    those clearly below the leader.  Returns the answers still raced, the
-    incumbent included."""
+    incumbent by ``indifference`` (their upper bound, ``t`` standard errors,
+    below it) and those clearly below the leader.  Returns the answers still
+    raced, the incumbent included."""
     for a in range(n):
-        if a != incumbent and st[ARM_ALIVE + a] and arm_mean(st, a, rounds) + t * arm_error(st, a, rounds) < INDIFFERENCE:
+        if a != incumbent and st[ARM_ALIVE + a] and arm_mean(st, a, rounds) + t * arm_error(st, a, rounds) < indifference:
             st[ARM_ALIVE + a] = 0
     lead = leader(st, n, incumbent)
     alive = 1
@@ -490,6 +491,7 @@ def race(st, scratch, seat, n, incumbent, last_turn, budget):
         return incumbent
     crn = st[own + MC_CRN] != 0
     z = st[own + MC_EVIDENCE : own + MC_EVIDENCE + 1].view(np.float64)[0]
+    indifference = VALUE_SCALE * st[own + MC_INDIFFERENCE : own + MC_INDIFFERENCE + 1].view(np.float64)[0]
     # Answers that lead to the same position as an earlier one (or as the
     # incumbent's) are the same answer: they never race.
     for a in range(n):
@@ -530,7 +532,7 @@ def race(st, scratch, seat, n, incumbent, last_turn, budget):
         if rounds >= check:
             while check <= rounds:
                 check *= 2
-            alive = prune(st, n, inc, rounds, student(PRUNE_Z, rounds))
+            alive = prune(st, n, inc, rounds, student(PRUNE_Z, rounds), indifference)
             if alive == 1:
                 break
             # An early switch needs at least the evidence that drops an answer, and more

@@ -70,6 +70,7 @@ MAX_SEATS = 6  # balance.state.MAX_SEATS (not imported: numba stays unloaded for
 MAX_PLAYER_PARAMS = 16  # balance.state.MAX_PLAYER_PARAMS
 MC_PARAMS = 8  # balance.state.MC_PARAMS: where mc's own values start
 ALLOCATIONS = ("race", "even")  # balance.engine.ALLOCATIONS: how mc spends its playouts
+TRAINED = "trained"  # mc's rollout_policy: the game's trained heuristic (GameSpec.trained_heuristic)
 
 
 @dataclass(frozen=True)
@@ -489,6 +490,7 @@ class GameSpec:
     mc_horizon: int = 0
     mc_crn: bool = True
     mc_evidence: float = 2.0
+    mc_indifference: float = 0.005  # the smallest gain (a share of a win) worth the search's playouts
     # The search player's budget ladder as measured (BudgetRung: default, 4x, 16x).
     mc_ladder: tuple[BudgetRung, ...] = ()
     # Players that keep a game from ending where the rules let them (Staller).
@@ -600,12 +602,14 @@ class GameSpec:
     def _search_player(self, heuristics: Sequence[PlayerInfo], func: Any) -> PlayerInfo:
         names = tuple(h.name for h in heuristics)
         policy = self.mc_rollout_policy or names[0]
+        choices = (*names, TRAINED) if self.trained_heuristic else names
+        shown = f"{TRAINED} ({self.trained_heuristic})" if policy == TRAINED else policy
         notes = tuple(f"budget ladder: {rung.text(self.mc_rollouts)}" for rung in self.mc_ladder)
         if not notes:
             notes = ("budget ladder: not measured for this game (docs/players.md says how)",)
         return PlayerInfo(
             "mc",
-            f"Monte Carlo search: up to {self.mc_rollouts} playouts a decision raced against {policy}'s own "
+            f"Monte Carlo search: up to {self.mc_rollouts} playouts a decision raced against {shown}'s own "
             f"answer, {policy} in every seat of a playout; leaves {policy}'s answer only on evidence",
             func,
             builtin=True,
@@ -615,8 +619,9 @@ class GameSpec:
                       "the most playouts a decision may use (a clear decision stops early)",
                       "reading: a budget; docs/players.md measures the ladder", low=1, high=100_000),
                 Param("rollout_policy", "choice", policy, "the heuristic whose answer mc improves on, and that "
-                      "plays every seat in a playout", "reading: the strongest fast heuristic of the game",
-                      choices=names),
+                      "plays every seat in a playout"
+                      + (f" ({TRAINED}: {self.trained_heuristic}, the game's trained heuristic)" if self.trained_heuristic else ""),
+                      "reading: the strongest fast heuristic of the game (docs/players.md)", choices=choices),
                 Param("horizon", "int", self.mc_horizon, "turns per playout (0: to the end of the game)",
                       "reading: 0 scores real game ends", low=0, high=10_000),
                 Param("crn", "bool", self.mc_crn,
@@ -626,6 +631,10 @@ class GameSpec:
                       "how clearly (a one-sided z, Student-corrected) an answer must beat the rollout policy's "
                       "own before mc plays it (2.0: about 2.3% of false switches)",
                       "reading: docs/players.md", low=0.0, high=10.0),
+                Param("indifference", "float", float(self.mc_indifference),
+                      "the smallest gain over the rollout policy's answer worth playouts, as a share of a win: the race "
+                      "drops an answer once it clearly cannot gain that much", "reading: docs/players.md",
+                      low=0.0, high=0.5),
                 Param("allocation", "choice", "race",
                       "race: drop clear losers early and leave the policy's answer only on evidence; even: the "
                       "budget shared evenly, the best total wins (flat Monte Carlo, for comparison)",
@@ -633,6 +642,15 @@ class GameSpec:
             ),
             notes=notes,
         )
+
+    def rollout_policy(self, mc: "Player | None" = None) -> "Player":
+        """The heuristic (with its parameter values) that an ``mc`` plays its
+        playouts with and improves on: its ``rollout_policy``, the game's trained
+        heuristic for ``trained``."""
+        name = (mc or self.parse_player("mc")).value("rollout_policy")
+        if name == TRAINED:
+            return self.parse_player(self.trained_heuristic)
+        return self.parse_player(name)
 
     def ladder(self) -> tuple[str, ...]:
         """The players of the ladder, weakest first: the best heuristic, the
@@ -728,11 +746,12 @@ class GameSpec:
         order; for mc, its rollout policy's defaults first, its own from MC_PARAMS."""
         out = np.zeros(MAX_PLAYER_PARAMS, np.int64)
         if player.builtin and player.name == "mc":
-            policy = next(h for h in heuristics if h.name == player.value("rollout_policy"))
-            for k, p in enumerate(policy.params):
-                out[k] = p.encode(p.default)
+            policy = self.rollout_policy(player)
+            for k, p in enumerate(policy.info.params):
+                out[k] = p.encode(policy.value(p.name))
             for k, p in enumerate(player.info.params):
                 out[MC_PARAMS + k] = p.encode(player.value(p.name))
+            out[MC_PARAMS + 1] = [h.name for h in heuristics].index(policy.name)  # the heuristic it plays
             return out
         for k, p in enumerate(player.info.params):
             out[k] = p.encode(player.value(p.name))

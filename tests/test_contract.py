@@ -302,7 +302,7 @@ def test_mc_is_not_worse_than_its_rollout_policy(game):
     from balance.stats import paired_difference
 
     spec = spec_of(game)
-    policy = spec.parse_player("mc").value("rollout_policy")
+    policy = spec.rollout_policy().label  # its trained heuristic for rollout_policy=trained
     mc = _scores(spec, "mc", policy, SEARCH_GAMES, seed=2026)
     itself = _scores(spec, policy, policy, SEARCH_GAMES, seed=2026)
     diff = paired_difference(mc, itself)

@@ -631,14 +631,14 @@ class GameSpec:
                       "how clearly (a one-sided z, Student-corrected) an answer must beat the rollout policy's "
                       "own before mc plays it (2.0: about 2.3% of false switches)",
                       "reading: docs/players.md", low=0.0, high=10.0),
-                Param("indifference", "float", float(self.mc_indifference),
-                      "the smallest gain over the rollout policy's answer worth playouts, as a share of a win: the race "
-                      "drops an answer once it clearly cannot gain that much", "reading: docs/players.md",
-                      low=0.0, high=0.5),
                 Param("allocation", "choice", "race",
                       "race: drop clear losers early and leave the policy's answer only on evidence; even: the "
                       "budget shared evenly, the best total wins (flat Monte Carlo, for comparison)",
                       "reading: docs/players.md", choices=ALLOCATIONS),
+                Param("indifference", "float", float(self.mc_indifference),
+                      "the smallest gain over the rollout policy's answer worth playouts, as a share of a win: the race "
+                      "drops an answer once it clearly cannot gain that much", "reading: docs/players.md",
+                      low=0.0, high=0.5),
             ),
             notes=notes,
         )

@@ -173,3 +173,32 @@ def test_a_search_menu_asks_each_heuristic_with_its_own_parameters():
     return_params(st, 0, True)
     assert (st[PLAYER_PARAMS : PLAYER_PARAMS + MAX_PLAYER_PARAMS] == own).all()
     assert not lend_params(st, 0, names.index("saboteur"))  # the policy itself keeps its values
+
+
+def test_the_engine_reads_each_search_parameter_where_the_game_writes_it(dicerace):
+    """mc's parameters are written in declaration order from MC_PARAMS on
+    (GameSpec._player_values) and read by the engine at fixed slots: a
+    parameter declared out of order would be read as another (a float's bits as
+    a choice).  Every declared parameter has its slot, and a value set through
+    the player syntax lands in it."""
+    from balance import engine
+    from balance.game import ALLOCATIONS
+    from balance.state import MC_PARAMS
+
+    slots = {
+        "rollouts": engine.MC_ROLLOUTS, "rollout_policy": engine.MC_ROLLOUT_POLICY, "horizon": engine.MC_HORIZON,
+        "crn": engine.MC_CRN, "evidence": engine.MC_EVIDENCE, "allocation": engine.MC_ALLOCATION,
+        "indifference": engine.MC_INDIFFERENCE,
+    }
+    mc = dicerace.player("mc")
+    assert [p.name for p in mc.params] == sorted(slots, key=slots.get)
+    assert all(slots[p.name] == MC_PARAMS + k for k, p in enumerate(mc.params))
+    assert ALLOCATIONS == engine.ALLOCATIONS and engine.ALLOCATION_EVEN == ALLOCATIONS.index("even")
+    values = dicerace._player_values(
+        dicerace.parse_player("mc:rollouts=77;horizon=3;crn=false;evidence=2.5;allocation=even;indifference=0.25"),
+        dicerace.heuristics,
+    )
+    assert values[engine.MC_ROLLOUTS] == 77 and values[engine.MC_HORIZON] == 3 and values[engine.MC_CRN] == 0
+    assert values[engine.MC_ALLOCATION] == engine.ALLOCATION_EVEN
+    assert values[engine.MC_EVIDENCE : engine.MC_EVIDENCE + 1].view(np.float64)[0] == 2.5
+    assert values[engine.MC_INDIFFERENCE : engine.MC_INDIFFERENCE + 1].view(np.float64)[0] == 0.25

@@ -58,7 +58,7 @@ is one paired difference.  With common random numbers (``crn``) every answer of
 a round shares the round's stream (the same dice, the same resampled deck),
 which cancels the luck the answers share; without, each answer of each round
 has its own stream (better where the same dice would go to another seat after
-one answer than after the other, as in Pig).
+one answer than after the other: docs/players.md).
 
 After 4, 8, 16, ... rounds the race drops every challenger that cannot beat
 the incumbent by ``indifference`` (its paired difference's upper confidence

@@ -8,7 +8,7 @@ answer, the variance of the paired difference of playout values with common
 random numbers (the round's stream shared by both answers) and with a stream
 per answer and round.  Common random numbers pay where the first is smaller;
 they cost where the same dice go to another seat after one answer than after
-the other (Pig, tests/piggame).
+the other (the test game of docs/players.md).
 """
 
 from __future__ import annotations

@@ -54,8 +54,8 @@ def tournament(
     chunk: Annotated[int | None, typer.Option("--chunk", hidden=True, help="Games per task.")] = None,
     stallers: Annotated[
         bool,
-        typer.Option("--stallers", help="Add the game's stalling players (e.g. Bahama's waiter:patience=0): do the rules "
-                     "let a player keep a game from ending?"),
+        typer.Option("--stallers", help="Add the game's stalling players (GameSpec.stallers): do the rules let a player "
+                     "keep a game from ending?"),
     ] = False,
     as_json: JsonOpt = False,
 ) -> None:

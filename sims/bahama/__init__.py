@@ -44,10 +44,10 @@ class BahamaSpec(GameSpec):
     # heuristic (docs/players.md) and the trained one (docs/train.md).
     best_heuristic = "nearest"
     trained_heuristic = "best_fare:ride_discount=83;aboard_bonus=30"
-    # The search (docs/players.md, Bahama Taxi): 64 playouts to the end over the
+    # The search (docs/players.md, Bahama Taxi): 128 playouts to the end over the
     # trained best_fare (it beats nearest, the best untuned heuristic, 63.6%),
     # common random numbers, a switch at z >= 1: the menu's plans are all good.
-    mc_rollouts = 64
+    mc_rollouts = 128
     mc_rollout_policy = "trained"
     mc_evidence = 1.0
     # A losing player may stand on the last waiting citizen for ever: under the

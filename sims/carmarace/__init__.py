@@ -45,10 +45,10 @@ class Carmarace(GameSpec):
     # heuristic (docs/players.md) and the trained one (docs/train.md, which kept the defaults).
     best_heuristic = "saboteur"
     trained_heuristic = ""
-    # The search (docs/players.md, Carmarace): 32 playouts 4 turns deep over
+    # The search (docs/players.md, Carmarace): 64 playouts 4 turns deep over
     # saboteur, common random numbers, a switch at z >= 1, successive halving
     # when a menu is longer than the budget can race.
-    mc_rollouts = 32
+    mc_rollouts = 64
     mc_rollout_policy = "saboteur"
     mc_horizon = 4
     mc_evidence = 1.0

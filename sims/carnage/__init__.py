@@ -52,10 +52,10 @@ class CarnageSpec(GameSpec):
     # heuristic (docs/players.md) and the trained one (docs/train.md, which kept the defaults).
     best_heuristic = "greedy"
     trained_heuristic = ""
-    # The search (docs/players.md, Carnage): at most 32 playouts 6 turns deep over
-    # greedy, common random numbers, a switch at z >= 1.5; stronger than the flat
-    # search of earlier versions at 64 with half its playouts.
-    mc_rollouts = 32
+    # The search (docs/players.md, Carnage): at most 64 playouts 6 turns deep over
+    # greedy, common random numbers, a switch at z >= 1.5: converged (4x its budget
+    # wins 52.1% of the decided games against it) at the earlier search's cost.
+    mc_rollouts = 64
     mc_rollout_policy = "greedy"
     mc_horizon = 6
     mc_evidence = 1.5

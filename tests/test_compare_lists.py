@@ -29,7 +29,7 @@ def test_an_end_reason_that_falls_with_one_list_and_rises_with_another():
     assert "last_standing rise with mc,mc (+20.0 points" in text and "fall with greedy,greedy (-18.0 points" in text
     # deliveries rise with both, by 42 and 13 points: a change of size
     sizes = [f for f in found if f["kind"] == "size"]
-    assert [f["end_reason"] for f in sizes] == ["deliveries"] and "rise by +42.0 points with greedy,greedy" in sizes[0]["text"]
+    assert [f["end_reason"] for f in sizes] == ["deliveries"] and "rise with both, by +42.0 points, 95% CI" in sizes[0]["text"]
 
 
 def test_moves_within_noise_or_alike_are_no_change():

@@ -193,10 +193,9 @@ def end_reason_trends(labels: Sequence[str], datas: Sequence[Mapping[str, Any]])
                 way = "rise" if moves[a][1] + moves[b][1] > 0 else "fall"
                 out.append({
                     "kind": "size", "axis": name, "end_reason": reason,
-                    "text": f"As {name} goes from {v0} to {v1}, games ending by {reason} {way} by "
-                    f"{fmt.points(moves[a][1])} points with {labels[a]} ({_points(moves[a])}) and by "
-                    f"{fmt.points(moves[b][1])} with {labels[b]} ({_points(moves[b])}): a difference of "
-                    f"{fmt.points(diff)} points (95% CI {fmt.points(lo)} to {fmt.points(hi)}).",
+                    "text": f"As {name} goes from {v0} to {v1}, games ending by {reason} {way} with both, by "
+                    f"{_points(moves[a])} with {labels[a]} and by {_points(moves[b])} with {labels[b]}: a "
+                    f"difference of {fmt.points(diff)} points (95% CI {fmt.points(lo)} to {fmt.points(hi)}).",
                 })
     return out
 

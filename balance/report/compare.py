@@ -191,9 +191,10 @@ def end_reason_trends(labels: Sequence[str], datas: Sequence[Mapping[str, Any]])
             if size is not None:
                 a, b, diff, lo, hi = size
                 way = "rise" if moves[a][1] + moves[b][1] > 0 else "fall"
+                way = f"{way} with both" if moves[a][0] == moves[b][0] != 0 else "move"
                 out.append({
                     "kind": "size", "axis": name, "end_reason": reason,
-                    "text": f"As {name} goes from {v0} to {v1}, games ending by {reason} {way} with both, by "
+                    "text": f"As {name} goes from {v0} to {v1}, games ending by {reason} {way}, by "
                     f"{_points(moves[a])} with {labels[a]} and by {_points(moves[b])} with {labels[b]}: a "
                     f"difference of {fmt.points(diff)} points (95% CI {fmt.points(lo)} to {fmt.points(hi)}).",
                 })

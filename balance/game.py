@@ -243,8 +243,9 @@ class BudgetRung:
     """One rung of the search player's budget ladder, as measured for a game
     (docs/players.md): mc with ``rollouts`` playouts against mc with
     ``against``, heads up with seats alternating, ``won`` and ``lost`` of the
-    decided games; ``games_per_second``: mc against itself at ``rollouts``, one
-    thread (its cost).  ``balance players GAME`` shows them."""
+    decided games; ``games_per_second``: that pair's games a second on the
+    2-core machine of the measurement (its cost).  ``balance players GAME``
+    shows them."""
 
     rollouts: int
     against: int
@@ -262,7 +263,8 @@ class BudgetRung:
         share = percent_ci(self.won / n, (lo, hi)) if n else "–"
         return (
             f"{_times(self.rollouts, default)} against {_times(self.against, default)}: {share} of {n:,} decided "
-            f"games ({self.games_per_second:,.1f} games/s at {_times(self.rollouts, default)}, mc in both seats, one thread)"
+            f"games ({self.games_per_second:,.1f} games/s for the pair, 2 cores)"
+            + (f": {self.command}" if self.command else "")
         )
 
     def to_dict(self) -> dict[str, Any]:

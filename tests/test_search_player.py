@@ -202,3 +202,27 @@ def test_the_engine_reads_each_search_parameter_where_the_game_writes_it(dicerac
     assert values[engine.MC_ALLOCATION] == engine.ALLOCATION_EVEN
     assert values[engine.MC_EVIDENCE : engine.MC_EVIDENCE + 1].view(np.float64)[0] == 2.5
     assert values[engine.MC_INDIFFERENCE : engine.MC_INDIFFERENCE + 1].view(np.float64)[0] == 0.25
+
+
+@pytest.mark.parametrize("game", ["carnage", "bahama", "taxi", "tagcity", "carmarace"])
+def test_every_shipped_game_states_its_measured_budget_ladder(game):
+    """docs/players.md's convergence figure travels with the game: the default
+    against 4x its budget on 2,000 or more games, and 16x against 4x,
+    each with the command that measures it; ``balance players`` shows them."""
+    from balance.registry import get_game
+
+    spec = get_game(game)
+    rungs = {(r.rollouts, r.against): r for r in spec.mc_ladder}
+    four = rungs[(4 * spec.mc_rollouts, spec.mc_rollouts)]
+    assert int(four.command.split("--games ")[1].split()[0]) >= 2000
+    assert (16 * spec.mc_rollouts, 4 * spec.mc_rollouts) in rungs
+    for rung in spec.mc_ladder:
+        assert rung.command.startswith(f"balance run {game} --players mc:rollouts={rung.rollouts},")
+        assert rung.won + rung.lost <= int(rung.command.split("--games ")[1].split()[0])
+    mc = next(p for p in spec.players if p.name == "mc")
+    assert any(note.startswith("budget ladder: 4x") for note in mc.notes)
+
+
+def test_a_game_without_a_measured_ladder_says_so(dicerace):
+    mc = next(p for p in dicerace.players if p.name == "mc")
+    assert any("not measured" in note for note in mc.notes)

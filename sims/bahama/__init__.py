@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from balance.game import EndReason, GameSpec, Staller, TraceContext
+from balance.game import BudgetRung, EndReason, GameSpec, Staller, TraceContext
 from sims.bahama.params import PARAMS, check_params
 
 # board.py is imported on use, so `python -m sims.bahama.board` runs without a warning.
@@ -50,6 +50,14 @@ class BahamaSpec(GameSpec):
     mc_rollouts = 128
     mc_rollout_policy = "trained"
     mc_evidence = 1.0
+    # The budget ladder as measured (docs/players.md, the search player): mc with
+    # 4x and 16x the budget heads up, seats alternating; balance players shows it.
+    mc_ladder = (
+        BudgetRung(512, 128, 1010, 864, 42.8,
+                   "balance run bahama --players mc:rollouts=512,mc:rollouts=128 --rotate-seats --games 2000 --seed 7"),
+        BudgetRung(2048, 512, 103, 89, 14.9,
+                   "balance run bahama --players mc:rollouts=2048,mc:rollouts=512 --rotate-seats --games 200 --seed 11"),
+    )
     # A losing player may stand on the last waiting citizen for ever: under the
     # rulebook's "may move" nothing makes it leave (RULES.md, Players).
     stallers = (

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from balance.errors import UserError
-from balance.game import EndReason, GameSpec, TraceContext
+from balance.game import BudgetRung, EndReason, GameSpec, TraceContext
 from sims.carmarace.params import PARAMS
 
 TRACE_TURNS = 4000  # turns the trace region is sized for (hunter games: < 160, random: < 600)
@@ -52,6 +52,14 @@ class Carmarace(GameSpec):
     mc_rollout_policy = "saboteur"
     mc_horizon = 4
     mc_evidence = 1.0
+    # The budget ladder as measured (docs/players.md, the search player): mc with
+    # 4x and 16x the budget heads up, seats alternating; balance players shows it.
+    mc_ladder = (
+        BudgetRung(256, 64, 1124, 874, 17.5,
+                   "balance run carmarace --players mc:rollouts=256,mc:rollouts=64 --rotate-seats --games 2000 --seed 7"),
+        BudgetRung(1024, 256, 105, 95, 5.2,
+                   "balance run carmarace --players mc:rollouts=1024,mc:rollouts=256 --rotate-seats --games 200 --seed 11"),
+    )
 
     def encode(self, params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
         from sims.carmarace.state import encode

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from balance.errors import UserError
-from balance.game import EndReason, GameSpec, TraceContext
+from balance.game import BudgetRung, EndReason, GameSpec, TraceContext
 from sims.carnage.board import CarnageBoard, board_json, load_board
 from sims.carnage.params import PARAMS, check_params
 
@@ -53,12 +53,20 @@ class CarnageSpec(GameSpec):
     best_heuristic = "greedy"
     trained_heuristic = ""
     # The search (docs/players.md, Carnage): at most 64 playouts 6 turns deep over
-    # greedy, common random numbers, a switch at z >= 1.5: converged (4x its budget
-    # wins 52.1% of the decided games against it) at the earlier search's cost.
+    # greedy, common random numbers, a switch at z >= 1.5: 4x its budget wins
+    # 52.1% (49.9-54.3) of the decided games against it, at the earlier search's cost.
     mc_rollouts = 64
     mc_rollout_policy = "greedy"
     mc_horizon = 6
     mc_evidence = 1.5
+    # The budget ladder as measured (docs/players.md, the search player): mc with
+    # 4x and 16x the budget heads up, seats alternating; balance players shows it.
+    mc_ladder = (
+        BudgetRung(256, 64, 1042, 958, 24.3,
+                   "balance run carnage --players mc:rollouts=256,mc:rollouts=64 --rotate-seats --games 2000 --seed 7"),
+        BudgetRung(1024, 256, 188, 212, 24.4,
+                   "balance run carnage --players mc:rollouts=1024,mc:rollouts=256 --rotate-seats --games 400 --seed 11"),
+    )
     has_gpu = True
 
     # ----- parameters and board ---------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.game import EndReason, GameSpec, TraceContext
+from balance.game import BudgetRung, EndReason, GameSpec, TraceContext
 from sims.tagcity.params import PARAMS
 
 MAX_ROUNDS_BOUND = 140  # no game on any valid board lasts longer (RULES.md, rule 4)
@@ -53,6 +53,14 @@ class TagCity(GameSpec):
     mc_rollout_policy = "builder"
     mc_horizon = 2
     mc_evidence = 1.0
+    # The budget ladder as measured (docs/players.md, the search player): mc with
+    # 4x and 16x the budget heads up, seats alternating; balance players shows it.
+    mc_ladder = (
+        BudgetRung(256, 64, 1046, 922, 6.6,
+                   "balance run tagcity --players mc:rollouts=256,mc:rollouts=64 --rotate-seats --games 2000 --seed 7"),
+        BudgetRung(1024, 256, 51, 46, 2.3,
+                   "balance run tagcity --players mc:rollouts=1024,mc:rollouts=256 --rotate-seats --games 100 --seed 11"),
+    )
 
     def encode(self, params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
         from sims.tagcity.state import encode

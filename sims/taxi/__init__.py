@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from balance.errors import UserError
-from balance.game import EndReason, GameSpec, TraceContext
+from balance.game import BudgetRung, EndReason, GameSpec, TraceContext
 from sims.taxi.params import PARAMS, check_params
 
 
@@ -47,6 +47,14 @@ class Taxi(GameSpec):
     mc_rollout_policy = "router"
     mc_horizon = 4  # one round of 4 players, scored by evaluate's standing (docs/players.md measures it)
     mc_evidence = 1.0
+    # The budget ladder as measured (docs/players.md, the search player): mc with
+    # 4x and 16x the budget heads up, seats alternating; balance players shows it.
+    mc_ladder = (
+        BudgetRung(256, 64, 1037, 960, 20.8,
+                   "balance run taxi --players mc:rollouts=256,mc:rollouts=64 --rotate-seats --games 2000 --seed 7"),
+        BudgetRung(1024, 256, 202, 198, 6.4,
+                   "balance run taxi --players mc:rollouts=1024,mc:rollouts=256 --rotate-seats --games 400 --seed 11"),
+    )
 
     # ----- parameters and board -------------------------------------------------
     def check_params(self, values: Mapping[str, Any]) -> None:

@@ -9,7 +9,8 @@ Discovered, not listed: a new example is covered without editing this file.
   few games, seated together (filled up to the game's fewest seats with its defaults).
   The games are played in Python (``NUMBA_DISABLE_JIT=1``): what an API move breaks (an
   import, a name, a signature) shows at once, without the half a minute of compiling a
-  kernel for each file's players; their compiled path is tested by tests/<game>/.
+  kernel for each file's players; their compiled path: each player typed alone by numba
+  (`test_player_file_compiles`).
 * A board file (``examples/GAME_*.toml``) is read by ``balance board GAME --board``.
 """
 
@@ -92,3 +93,28 @@ def test_board_file_reads(board, capsys):
     code, out, err = call(capsys, "board", game, "--board", board, "--json")
     assert code == 0, err
     assert json.loads(out)
+
+
+@pytest.mark.parametrize("path", PLAYER_FILES, ids=lambda p: p.name)
+def test_player_file_compiles(path):
+    """The compiled path of every example player, which the test above (in Python)
+    cannot see: each player is typed by numba with the one signature of every game,
+    ``(kind, seat, subject, st) -> int``, ``st`` the state's int64 array (a typing
+    error in a user player shows here without compiling a whole kernel)."""
+    from numba import types
+
+    from balance.playerfile import load_player_file
+
+    signature = (types.int64, types.int64, types.int64, types.Array(types.int64, 1, "C"))
+    compiled = 0
+    for game in game_names():
+        try:
+            infos = load_player_file(path, get_game(game))
+        except Exception:
+            continue
+        for info in infos:
+            info.func.compile(signature)
+            typed = [sig for sig in info.func.nopython_signatures if tuple(sig.args) == signature]
+            assert typed and isinstance(typed[0].return_type, types.Integer), (game, info.name)
+            compiled += 1
+    assert compiled, f"{path.name} defines no player for any game"

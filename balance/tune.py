@@ -579,6 +579,16 @@ def findings(f: Mapping[str, Any]) -> list[str]:
                    f"{a['label']} (on fresh games, {f['confirm_games']:,} per line-up):")
         for x in a["failing"]:
             out.append(_figure_sentence(x))
+        for key in dict.fromkeys(x["target"] for x in a["failing"]):
+            sides = {}
+            for x in a["figures"]:
+                if x["target"] == key and x["verdict"] == "fail":
+                    sides.setdefault("above" if x["value"] > x["band"][1] else "below", []).append(x)
+            if len(sides) == 2:
+                out.append(f"The line-ups pull {key} apart: " + "; ".join(
+                    f"{', '.join(sorted({x['lineup'] for x in xs}))} {side} the band" for side, xs in sides.items())
+                    + ", so no one setting near this one fits both; a wider range, other rules or a line-up's own "
+                    "target may.")
     tried = [h for h in f["history"] if not h.get("invalid")]
     keys = list(tried[0]["objectives"]) if tried else []
     never = [k for k in keys if not any(h["objectives"][k] <= 1 for h in tried)]

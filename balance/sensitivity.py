@@ -8,7 +8,9 @@ seed (common random numbers: two points differ by their rules, not their dice):
    each parameter alone at the low and at the high end of its range; every
    figure with its 95% interval and n.
 2. **Morris screening** (SALib): ``r`` trajectories of ``k + 1`` points over
-   every parameter's range (the declared allowed range, or the one given);
+   every parameter's range: the one given, else half to twice its current
+   value inside its allowed range (``span="local"``; a value of 0: up to two
+   steps up), or its whole allowed range (``span="allowed"``);
    ``mu*`` (the mean absolute elementary effect, in the metric's unit per full
    range) ranks the parameters, with a bootstrap 95% interval.  A trajectory
    through a combination the game refuses is dropped before anything is played.
@@ -55,7 +57,7 @@ MATTER = 0.1  # mu* at least this share of the largest for a metric: the paramet
 RESAMPLES = 1000  # bootstrap resamples of the indices' intervals
 FORMAT = 1
 PHASES = ("oat", "morris", "sobol")
-RESUME_KEYS = ("game", "players", "factors", "held", "metrics", "games", "seed", "trajectories", "sobol_n",
+RESUME_KEYS = ("game", "players", "span", "factors", "held", "metrics", "games", "seed", "trajectories", "sobol_n",
                "sobol_params", "board", "player_file")
 
 
@@ -103,10 +105,40 @@ def _text(v: Any) -> str:
     return str(v)
 
 
-def factors_for(spec: Any, given: Mapping[str, str]) -> tuple[list[Factor], dict[str, Any], list[str]]:
-    """The factors (every declared parameter with a finite range, or the ranges
-    given), the values held (``NAME=V``) and the parameters left out (no finite range)."""
+SPANS = ("local", "allowed")
+
+
+def local_range(p: Any, value: Any) -> tuple[Any, Any] | None:
+    """Half to twice the current value, inside the allowed range (a value of 0:
+    up to two steps above the lower bound); None when that is one value."""
+    lo_allowed = -math.inf if p.low is None else p.low
+    hi_allowed = math.inf if p.high is None else p.high
+    if value == 0:
+        lo, hi = max(lo_allowed, 0), min(hi_allowed, max(lo_allowed, 0) + 2 * (p.step or 1))
+    else:
+        lo, hi = sorted((value / 2, value * 2))
+        lo, hi = max(lo_allowed, lo), min(hi_allowed, hi)
+    if p.kind == "int":
+        step = int(p.step or 1)
+        base = 0 if p.low is None else int(p.low)
+        lo = base + math.ceil((lo - base) / step) * step
+        hi = base + math.floor((hi - base) / step) * step
+        lo, hi = int(lo), int(hi)
+    return None if hi <= lo else (lo, hi)
+
+
+def factors_for(spec: Any, given: Mapping[str, str], span: str = "local",
+                current: Mapping[str, Any] | None = None) -> tuple[list[Factor], dict[str, Any], list[str]]:
+    """The factors (every declared parameter over its span, or the ranges given),
+    the values held (``NAME=V``) and the parameters left out (no range to vary).
+
+    ``span="local"``: half to twice the current value, inside the allowed range;
+    ``"allowed"``: the whole declared range.  A bool or choice takes all its values."""
     from balance.sweep import parse_spec
+
+    if span not in SPANS:
+        raise UserError(f"--span {span}: allowed: {', '.join(SPANS)}")
+    current = current or {}
 
     for name in given:
         spec.param(name)  # a UserError naming the allowed ones
@@ -120,6 +152,12 @@ def factors_for(spec: Any, given: Mapping[str, str]) -> tuple[list[Factor], dict
                 out.append(Factor(p.name, p.kind, False, True, values=(False, True)))
             elif p.kind == "choice":
                 out.append(Factor(p.name, p.kind, None, None, values=tuple(p.choices)))
+            elif span == "local":
+                ends = local_range(p, current.get(p.name, p.default))
+                if ends is None:
+                    left.append(p.name)
+                else:
+                    out.append(Factor(p.name, p.kind, ends[0], ends[1], int(p.step or 1) if p.kind == "int" else 1))
             elif p.low is None or p.high is None or p.high <= p.low:
                 left.append(p.name)
             else:
@@ -246,6 +284,7 @@ def sensitivity(
     sobol_n: int = DEFAULT_SOBOL_N,
     sobol_params: int = DEFAULT_SOBOL_PARAMS,
     seed: int = 0,
+    span: str = "local",
     board: str | None = None,
     player_file: str | None = None,
     out: str | os.PathLike[str] | None = None,
@@ -284,7 +323,11 @@ def sensitivity(
         raise UserError(f"--sobol-n {sobol_n}: expected a power of 2 (Sobol's sequence), e.g. 64")
     spec = get_game(game or default_game())
     given = parse_space(params) if not isinstance(params, Mapping) else {str(k): str(v) for k, v in params.items()}
-    factors, held, left = factors_for(spec, given)
+    held_first = {}
+    for name, text in given.items():  # the values held set the current rules the local spans are around
+        if ".." not in text and "," not in text:
+            held_first[name] = spec.param(name).parse(text)
+    factors, held, left = factors_for(spec, given, span, spec.resolve_params(held_first))
     base = spec.resolve_params(held)
     names = list(split_players(players)) if players is not None else list(spec.default_players)
     resolved = RunSpec(spec.name, tuple(base.items()), tuple(names), seed, games, False, board, player_file).resolved()
@@ -325,7 +368,7 @@ def sensitivity(
         "format": FORMAT, "kind": "sensitivity", "game": spec.name, "players": names,
         "factors": [f.to_dict() for f in factors], "held": {k_: v for k_, v in base.items()
                                                              if k_ not in {f.name for f in factors}},
-        "left_out": left, "metrics": chosen, "games": games, "seed": seed, "trajectories": trajectories,
+        "left_out": left, "span": span, "metrics": chosen, "games": games, "seed": seed, "trajectories": trajectories,
         "trajectories_kept": len(keep), "refused": refused, "sobol_n": sobol_n, "sobol_params": sobol_params,
         "board": str(Path(board).resolve()) if board else None,
         "player_file": str(Path(player_file).resolve()) if player_file else None,

@@ -121,6 +121,22 @@ def test_factors_map_the_unit_scale_back_to_rules():
                                                                                "anywhere"]
 
 
+def test_a_parameter_not_given_varies_around_its_value_or_over_its_allowed_range(dicerace):
+    from balance.sensitivity import factors_for
+
+    local, held, left = factors_for(dicerace, {})
+    assert [(f.name, f.low, f.high) for f in local] == [("target", 10, 40), ("first_bonus", 0, 2),
+                                                         ("max_turns", 200, 800)]
+    assert held == {} and left == []
+    wide, _, _ = factors_for(dicerace, {}, "allowed")
+    assert [(f.name, f.low, f.high) for f in wide] == [("target", 1, 1000), ("first_bonus", 0, 100),
+                                                        ("max_turns", 1, 100_000)]
+    # around the value held elsewhere, and a range given as given
+    near, held, _ = factors_for(dicerace, {"first_bonus": "3", "max_turns": "300..350"}, current={"target": 8})
+    assert [(f.name, f.low, f.high) for f in near] == [("target", 4, 16), ("max_turns", 300, 350)]
+    assert held == {"first_bonus": 3}
+
+
 def test_ctrl_c_keeps_the_points_played_and_resume_gives_the_same_figures(dicerace, tmp_path):
     args = dict(params=RANGES, players="plain,plain", games=500, trajectories=4, sobol_n=8, seed=2, report=False)
     out = tmp_path / "run"
@@ -171,6 +187,7 @@ def test_the_command_prints_the_cost_and_the_ranking(dicerace, tmp_path, capsys)
         (["--games", "0"], "--games 0"),
         (["--players", "plain,nobody"], "unknown player 'nobody'"),
         (["--threads", "0"], "--threads 0"),
+        (["--span", "wide"], "--span wide: allowed: local, allowed"),
     ],
 )
 def test_mistakes_are_one_line_and_exit_2(dicerace, tmp_path, capsys, monkeypatch, args, needle):
@@ -187,5 +204,5 @@ def test_sensitivity_help_lists_every_option(capsys):
         main(["sensitivity", "--help"])
     text = capsys.readouterr().out
     for option in ("--param", "--metric", "--players", "--games", "--trajectories", "--sobol-n", "--sobol-params",
-                   "--seed", "--board", "--player-file", "--out", "--resume", "--threads", "--scheduler", "--json"):
+                   "--seed", "--span", "--board", "--player-file", "--out", "--resume", "--threads", "--scheduler", "--json"):
         assert option in text, option

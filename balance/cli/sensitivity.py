@@ -35,6 +35,9 @@ def sensitivity(
     sobol_params: Annotated[int, typer.Option("--sobol-params", help="At most this many parameters get Sobol "
                                                                      "indices (0: none). Default 4.")] = 4,
     seed: Annotated[int, typer.Option("--seed", help="Master seed (of the games and the designs).")] = 0,
+    span: Annotated[str, typer.Option("--span", help="Range of a parameter not given: local (half to twice its "
+                                                     "current value, inside its allowed range) or allowed (its "
+                                                     "whole declared range). Default local.")] = "local",
     board: BoardOpt = None,
     player_file: PlayerFileOpt = None,
     out: Annotated[Optional[str], typer.Option("--out", help="Run folder (default runs/<game>-sensitivity-<time>).")] = None,
@@ -64,6 +67,7 @@ def sensitivity(
             sobol_n=sobol_n,
             sobol_params=sobol_params,
             seed=seed,
+            span=span,
             board=board,
             player_file=player_file,
             out=out,
@@ -125,6 +129,7 @@ class _Progress:
 
 
 def render(result: Any) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     from balance.sensitivitypage import _num
@@ -135,7 +140,8 @@ def render(result: Any) -> None:
               f"(seed {f['seed']})", markup=False)
     for m, d in f["metrics"].items():
         sob = {r["name"]: r for r in (d["sobol"] or {}).get("indices", [])} if d.get("sobol") else {}
-        table = Table(title=f"{m}: the parameters by Morris mu* (points for shares, turns for lengths; 95% bootstrap CI)", title_justify="left")
+        title = f"{m}: the parameters by Morris mu* (points for shares, turns for lengths; 95% bootstrap CI)"
+        table = Table(title=escape(title), title_justify="left")
         for col in ("parameter", "mu*", "95% CI", "sigma", "S1 (95% CI)", "ST (95% CI)"):
             table.add_column(col, justify="left" if col == "parameter" else "right")
         for r in d["morris"][:8]:

@@ -148,6 +148,7 @@ class _TuneProgress:
 
 
 def render(result: Any) -> None:
+    from rich.markup import escape
     from rich.table import Table
 
     from balance import format as fmt
@@ -170,7 +171,7 @@ def render(result: Any) -> None:
     for x in a["figures"]:
         v, lo, hi = fmt.values(x["kind"], (x["value"], *x["ci95"]))
         blo, bhi = fmt.values(x["kind"], tuple(x["band"]))
-        table.add_row(x["lineup"], x["metric"], v, f"{lo} to {hi}", f"{x['n']:,}", f"{blo} to {bhi}", x["reading"])
+        table.add_row(x["lineup"], escape(x["metric"]), v, f"{lo} to {hi}", f"{x['n']:,}", f"{blo} to {bhi}", x["reading"])
     con.print(table)
     for line in f["findings"]:
         con.print(f"- {line}", markup=False)

@@ -9,8 +9,9 @@ seed (common random numbers: two points differ by their rules, not their dice):
    figure with its 95% interval and n.
 2. **Morris screening** (SALib): ``r`` trajectories of ``k + 1`` points over
    every parameter's range: the one given, else half to twice its current
-   value inside its allowed range (``span="local"``; a value of 0: up to two
-   steps up), or its whole allowed range (``span="allowed"``);
+   value inside its allowed range (``span="local"``; a parameter at 0 is held:
+   0 is often a switch, "off" or "no limit"), or its whole allowed range
+   (``span="allowed"``);
    ``mu*`` (the mean absolute elementary effect, in the metric's unit per full
    range) ranks the parameters, with a bootstrap 95% interval.  A trajectory
    through a combination the game refuses is dropped before anything is played.
@@ -23,7 +24,8 @@ seed (common random numbers: two points differ by their rules, not their dice):
 The headline metrics: ``first_seat_edge`` (seat 0's win rate minus the fair
 share 1/seats), ``turns_mean``, every end reason's share ``end_reason[NAME]``,
 and each player's win rate ``strategy_win_rate[NAME]`` when the line-up seats
-different players; ``--metric`` picks others (``seat_win_rate[1]``,
+different players (who then rotate through the seats, every seating equally
+often, so that the first seat's edge is the seat's and not its player's); ``--metric`` picks others (``seat_win_rate[1]``,
 ``turns_median``, ``no_winner_rate``).
 
 The cost (points × games) is known before a game is played (``plan``) and
@@ -57,7 +59,7 @@ MATTER = 0.1  # mu* at least this share of the largest for a metric: the paramet
 RESAMPLES = 1000  # bootstrap resamples of the indices' intervals
 FORMAT = 1
 PHASES = ("oat", "morris", "sobol")
-RESUME_KEYS = ("game", "players", "span", "factors", "held", "metrics", "games", "seed", "trajectories", "sobol_n",
+RESUME_KEYS = ("game", "players", "rotate_seats", "span", "factors", "held", "metrics", "games", "seed", "trajectories", "sobol_n",
                "sobol_params", "board", "player_file")
 
 
@@ -109,15 +111,13 @@ SPANS = ("local", "allowed")
 
 
 def local_range(p: Any, value: Any) -> tuple[Any, Any] | None:
-    """Half to twice the current value, inside the allowed range (a value of 0:
-    up to two steps above the lower bound); None when that is one value."""
+    """Half to twice the current value, inside the allowed range; None when that
+    is one value (a value of 0, often a switch: 0 = off or no limit, is varied only
+    over a range given)."""
     lo_allowed = -math.inf if p.low is None else p.low
     hi_allowed = math.inf if p.high is None else p.high
-    if value == 0:
-        lo, hi = max(lo_allowed, 0), min(hi_allowed, max(lo_allowed, 0) + 2 * (p.step or 1))
-    else:
-        lo, hi = sorted((value / 2, value * 2))
-        lo, hi = max(lo_allowed, lo), min(hi_allowed, hi)
+    lo, hi = sorted((value / 2, value * 2))
+    lo, hi = max(lo_allowed, lo), min(hi_allowed, hi)
     if p.kind == "int":
         step = int(p.step or 1)
         base = 0 if p.low is None else int(p.low)
@@ -331,6 +331,14 @@ def sensitivity(
     base = spec.resolve_params(held)
     names = list(split_players(players)) if players is not None else list(spec.default_players)
     resolved = RunSpec(spec.name, tuple(base.items()), tuple(names), seed, games, False, board, player_file).resolved()
+    # Different players rotate through the seats: the first seat's edge is then the seat's, not its player's.
+    rotate = len(resolved.strategies) > 1
+    if rotate:
+        seatings = len(RunSpec(spec.name, tuple(base.items()), tuple(names), seed, games, True, board,
+                               player_file).resolved().seatings)
+        if games % seatings:
+            raise UserError(f"--games {games}: expected a multiple of {seatings} (the seatings of "
+                            f"{','.join(names)}, which rotate)")
     allowed = known_metrics(spec, resolved.labels, len(names))
     chosen = list(metrics) if metrics else headline_metrics(spec, resolved.labels)
     for m in chosen:
@@ -365,7 +373,7 @@ def sensitivity(
     folder = Path(out) if out is not None else (
         Path("runs") / f"{spec.name}-sensitivity-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}")
     manifest = {
-        "format": FORMAT, "kind": "sensitivity", "game": spec.name, "players": names,
+        "format": FORMAT, "kind": "sensitivity", "game": spec.name, "players": names, "rotate_seats": rotate,
         "factors": [f.to_dict() for f in factors], "held": {k_: v for k_, v in base.items()
                                                              if k_ not in {f.name for f in factors}},
         "left_out": left, "span": span, "metrics": chosen, "games": games, "seed": seed, "trajectories": trajectories,
@@ -385,7 +393,7 @@ def sensitivity(
             on_plan(cost)
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_json(folder / "manifest.json", manifest)
-        player = _Player(spec, names, seed, games, manifest["board"], manifest["player_file"], executor, chunk,
+        player = _Player(spec, names, rotate, seed, games, manifest["board"], manifest["player_file"], executor, chunk,
                          folder, on_games, on_point)
         oat_counts = player.play("oat", oat)
         rows = [r for t in keep for r in morris_x[t * (k + 1):(t + 1) * (k + 1)]]
@@ -422,8 +430,9 @@ def sensitivity(
 class _Player:
     """Plays points through the executor, keeping each in ``points.jsonl`` as it finishes."""
 
-    def __init__(self, spec, names, seed, games, board, player_file, executor, chunk, folder, on_games, on_point):
-        self.spec, self.names, self.seed, self.games = spec, names, seed, games
+    def __init__(self, spec, names, rotate, seed, games, board, player_file, executor, chunk, folder, on_games,
+                 on_point):
+        self.spec, self.names, self.rotate, self.seed, self.games = spec, names, rotate, seed, games
         self.board, self.player_file, self.executor, self.chunk = board, player_file, executor, chunk
         self.path = folder / "points.jsonl"
         self.on_games, self.on_point = on_games, on_point
@@ -439,7 +448,8 @@ class _Player:
         from balance.runner import tasks_for
         from balance.runspec import RunSpec
 
-        runs = [RunSpec(self.spec.name, tuple(p.items()), tuple(self.names), self.seed, self.games, False, self.board,
+        runs = [RunSpec(self.spec.name, tuple(p.items()), tuple(self.names), self.seed, self.games, self.rotate,
+                        self.board,
                         self.player_file) for p in points]
         for i, p in enumerate(points):
             rec = self.kept.get((phase, i))
@@ -559,7 +569,7 @@ def _figures(manifest, factors, oat, oat_counts, morris_tables, selected, sobol,
             "sobol": None if sobol is None or "metrics" not in sobol else sobol["metrics"][m],
         }
     figures = {
-        "game": manifest["game"], "players": manifest["players"], "seed": manifest["seed"],
+        "game": manifest["game"], "players": manifest["players"], "rotate_seats": manifest["rotate_seats"], "seed": manifest["seed"],
         "games_per_point": manifest["games"], "factors": manifest["factors"], "held": manifest["held"],
         "left_out": manifest["left_out"], "metrics": per, "selected": selected,
         "sobol_note": None if sobol is None else sobol.get("note"),

@@ -80,7 +80,8 @@ def write_html(folder: Path, manifest: Mapping[str, Any], f: Mapping[str, Any]) 
             "one parameter at a time at the ends of its range (the tornado), Morris screening over every parameter "
             "(SALib), then Sobol indices for the few that matter. Every figure carries its 95% interval and n.")
     summary = [
-        ("players", _e(", ".join(f["players"]))),
+        ("players", _e(", ".join(f["players"]) + (" (seats rotated, every seating equally often)"
+                                                  if f.get("rotate_seats") else ""))),
         ("parameters", _e("; ".join(f"{x['name']} {x['range']}" for x in f["factors"]))),
         ("held", _e(", ".join(f"{k}={_v(v)}" for k, v in f["held"].items()) or "none")),
         ("cost", _e(f"{f['points']:,} points x {f['games_per_point']:,} games = {f['games_played']:,} games "
@@ -88,8 +89,8 @@ def write_html(folder: Path, manifest: Mapping[str, Any], f: Mapping[str, Any]) 
                     f"Sobol {f['sobol_points'] or 0} for {', '.join(f['selected']) or 'none'})")),
     ]
     if f["left_out"]:
-        summary.append(("left out", _e(", ".join(f["left_out"]) + " (no finite range declared: give one with "
-                                        "--param)")))
+        summary.append(("left out", _e(", ".join(f["left_out"]) + " (held: half to twice its value is that "
+                                        "value, or no finite range is declared; give a range with --param)")))
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',

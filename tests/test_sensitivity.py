@@ -121,13 +121,22 @@ def test_factors_map_the_unit_scale_back_to_rules():
                                                                                "anywhere"]
 
 
+def test_different_players_rotate_through_the_seats(dicerace, tmp_path):
+    r = sensitivity("dicerace", params=["target=10..30", "first_bonus=0", "max_turns=400"], players="plain,cautious",
+                    games=400, trajectories=2, sobol_params=0, out=tmp_path / "s", report=False,
+                    metrics=["first_seat_edge", "strategy_win_rate[plain]"])
+    assert r.figures["rotate_seats"] and r.figures["selected"] == []
+    rec = json.loads((tmp_path / "s" / "points.jsonl").read_text().splitlines()[0])
+    # each player sat in each seat in half the games
+    assert rec["counts"]["seat_player_games"] == [[200, 200], [200, 200]]
+
+
 def test_a_parameter_not_given_varies_around_its_value_or_over_its_allowed_range(dicerace):
     from balance.sensitivity import factors_for
 
     local, held, left = factors_for(dicerace, {})
-    assert [(f.name, f.low, f.high) for f in local] == [("target", 10, 40), ("first_bonus", 0, 2),
-                                                         ("max_turns", 200, 800)]
-    assert held == {} and left == []
+    assert [(f.name, f.low, f.high) for f in local] == [("target", 10, 40), ("max_turns", 200, 800)]
+    assert held == {} and left == ["first_bonus"]  # at 0: half to twice 0 is 0 (a switch is varied when asked)
     wide, _, _ = factors_for(dicerace, {}, "allowed")
     assert [(f.name, f.low, f.high) for f in wide] == [("target", 1, 1000), ("first_bonus", 0, 100),
                                                         ("max_turns", 1, 100_000)]
@@ -188,6 +197,7 @@ def test_the_command_prints_the_cost_and_the_ranking(dicerace, tmp_path, capsys)
         (["--players", "plain,nobody"], "unknown player 'nobody'"),
         (["--threads", "0"], "--threads 0"),
         (["--span", "wide"], "--span wide: allowed: local, allowed"),
+        (["--players", "plain,cautious", "--games", "301"], "--games 301: expected a multiple of 2"),
     ],
 )
 def test_mistakes_are_one_line_and_exit_2(dicerace, tmp_path, capsys, monkeypatch, args, needle):

@@ -598,9 +598,10 @@ def findings(f: Mapping[str, Any]) -> list[str]:
                    f"closest, {best['label']}, is {best['objectives'][k]:.2f} half-widths from its middle "
                    f"({best['games']:,} games per line-up; 1 = the band's edge).")
     if len(keys) > 1 and not never and not any(all(v <= 1 for v in h["objectives"].values()) for h in tried):
-        out.append("The targets conflict: each is met as an estimate by some setting tried, never all at once; the "
-                   "trade-off is the Pareto front (the page's table): " + "; ".join(
-                       f"{r['label']}: " + ", ".join(f"{k} {v:.2f}" for k, v in r["objectives"].items())
+        out.append("On the tuning games the targets conflict: each is met as an estimate by some setting tried, never "
+                   "all at once; the trade-off is the Pareto front (the page's table): " + "; ".join(
+                       f"{r['label']} ({r['games']:,} games per line-up): "
+                       + ", ".join(f"{k} {v:.2f}" for k, v in r["objectives"].items())
                        for r in f.get("front", [])[:4]) + " (distance from the band's middle in half-widths).")
     return out
 

@@ -35,9 +35,9 @@ def fig_trials(f: Mapping[str, Any]) -> str:
     ax.step([h["trial"] for h in f["history"]], [h["best"] for h in f["history"]], where="post", color="#d62728",
             lw=1.4, label="best so far")
     ax.axhline(1.0, color="#888", lw=0.9, ls="--", label="edge of a band")
-    ax.set_yscale("symlog", linthresh=1.0)
+    ax.set_ylim(bottom=0)
     ax.set_xlabel("trial")
-    ax.set_ylabel("worst target (half-widths from the middle)")
+    ax.set_ylabel("worst target (half-widths from\nthe band's middle; at most 1: inside)")
     ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncol=3, frameon=False, fontsize=9)
     return svg_inline(fig, "tune-trials", "Each trial's worst target and the running best")
 

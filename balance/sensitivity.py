@@ -388,42 +388,50 @@ def sensitivity(
     from balance.store import atomic_write_json
 
     start = time.perf_counter()
-    with make_executor(threads, scheduler) as executor:  # --threads and a scheduler checked before anything is said
-        if on_plan is not None:
-            on_plan(cost)
-        folder.mkdir(parents=True, exist_ok=True)
-        atomic_write_json(folder / "manifest.json", manifest)
-        player = _Player(spec, names, rotate, seed, games, manifest["board"], manifest["player_file"], executor, chunk,
-                         folder, on_games, on_point)
-        oat_counts = player.play("oat", oat)
-        rows = [r for t in keep for r in morris_x[t * (k + 1):(t + 1) * (k + 1)]]
-        morris_points = [_rules(factors, r, base) for r in rows]
-        morris_counts = player.play("morris", morris_points)
-        figures = _morris(factors, rows, morris_counts, chosen, seed)
-        selected = _select(figures, chosen, factors, n_sobol)
-        sobol = None
-        if selected:
-            sel = [f for f in factors if f.name in selected]
-            sx = sobol_design(sel, sobol_n, seed)
-            sobol_points = [_rules(sel, r, base) for r in sx]
-            bad = None
-            for p in sobol_points:
-                try:
-                    spec.resolve_params(p)
-                except UserError as exc:
-                    bad = str(exc)
-                    break
-            if bad is None:
-                sobol = _sobol(sel, player.play("sobol", sobol_points), chosen, seed)
-            else:
-                sobol = {"note": f"not computed: the game refuses some of its points ({bad}); narrow with --param"}
-    out_figures = _figures(manifest, factors, oat, oat_counts, figures, selected, sobol, chosen, len(keep), k)
-    result = SensitivityResult(folder, manifest, out_figures, time.perf_counter() - start)
-    atomic_write_json(folder / "sensitivity.json", out_figures)
-    if report:
-        from balance.sensitivitypage import write_html
+    try:
+        with make_executor(threads, scheduler) as executor:  # --threads and a scheduler checked before anything is said
+            if on_plan is not None:
+                on_plan(cost)
+            folder.mkdir(parents=True, exist_ok=True)
+            atomic_write_json(folder / "manifest.json", manifest)
+            player = _Player(spec, names, rotate, seed, games, manifest["board"], manifest["player_file"], executor, chunk,
+                             folder, on_games, on_point)
+            oat_counts = player.play("oat", oat)
+            rows = [r for t in keep for r in morris_x[t * (k + 1):(t + 1) * (k + 1)]]
+            morris_points = [_rules(factors, r, base) for r in rows]
+            morris_counts = player.play("morris", morris_points)
+            figures = _morris(factors, rows, morris_counts, chosen, seed)
+            selected = _select(figures, chosen, factors, n_sobol)
+            sobol = None
+            if selected:
+                sel = [f for f in factors if f.name in selected]
+                sx = sobol_design(sel, sobol_n, seed)
+                sobol_points = [_rules(sel, r, base) for r in sx]
+                bad = None
+                for p in sobol_points:
+                    try:
+                        spec.resolve_params(p)
+                    except UserError as exc:
+                        bad = str(exc)
+                        break
+                if bad is None:
+                    sobol = _sobol(sel, player.play("sobol", sobol_points), chosen, seed)
+                else:
+                    sobol = {"note": f"not computed: the game refuses some of its points ({bad}); narrow with --param"}
+        out_figures = _figures(manifest, factors, oat, oat_counts, figures, selected, sobol, chosen, len(keep), k)
+        result = SensitivityResult(folder, manifest, out_figures, time.perf_counter() - start)
+        atomic_write_json(folder / "sensitivity.json", out_figures)
+        if report:
+            from balance.sensitivitypage import write_html
 
-        result.html = write_html(folder, manifest, out_figures)
+            result.html = write_html(folder, manifest, out_figures)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:  # between two kernel calls (a design, an analysis, the page): the points stay
+        points = folder / "points.jsonl"
+        n = len(points.read_text(encoding="utf-8").splitlines()) if points.is_file() else 0
+        raise Interrupted(f"{n} points kept in {points}; continue with --resume --out {folder}" if n
+                          else "nothing written") from None
     return result
 
 

@@ -349,36 +349,57 @@ def tune(
     from balance.store import atomic_write_json
 
     start = time.perf_counter()
-    with make_executor(threads, scheduler) as executor:  # --threads and a scheduler checked before anything is written
-        folder.mkdir(parents=True, exist_ok=True)
-        atomic_write_json(folder / "manifest.json", manifest)
-        study = open_study(optuna, folder, STUDY_NAME, ["minimize"] * len(bands))
-        plan = _Plan(spec, lineups, bands, manifest["board"], manifest["player_file"], executor, chunk, on_games)
-        distributions = {d.name: d.distribution() for d in dims}
-        current = {d.name: rules[d.name] for d in dims}
-        from balance.train import _inside
+    try:
+        with make_executor(threads, scheduler) as executor:  # --threads and a scheduler checked before anything is written
+            folder.mkdir(parents=True, exist_ok=True)
+            atomic_write_json(folder / "manifest.json", manifest)
+            study = open_study(optuna, folder, STUDY_NAME, ["minimize"] * len(bands))
+            plan = _Plan(spec, lineups, bands, manifest["board"], manifest["player_file"], executor, chunk, on_games)
+            distributions = {d.name: d.distribution() for d in dims}
+            current = {d.name: rules[d.name] for d in dims}
+            from balance.train import _inside
 
-        first = current if all(_inside(d, current[d.name]) for d in dims) else None
-        _search(study, optuna, plan, dims, manifest["fixed"], distributions, first, trials, rungs, seed, folder,
-                on_trial)
-        figures = _confirm(study, optuna, plan, manifest, folder, on_trial)
-    from balance.studies import importance
+            first = current if all(_inside(d, current[d.name]) for d in dims) else None
+            _search(study, optuna, plan, dims, manifest["fixed"], distributions, first, trials, rungs, seed, folder,
+                    on_trial)
+            figures = _confirm(study, optuna, plan, manifest, folder, on_trial)
+        from balance.studies import importance
 
-    names = [d.name for d in dims]
-    figures["importance"] = {
-        key: importance(study, optuna, names, target=(lambda t, i=i: t.values[i]))
-        for i, key in enumerate(plan.keys)
-    }
-    figures["history"] = _history(study, optuna, plan.keys)
-    figures["front"] = _front(study, optuna, plan.keys) if len(plan.keys) > 1 else []
-    figures["findings"] = findings(figures)
-    result = TuneResult(folder, manifest, figures, time.perf_counter() - start)
-    atomic_write_json(folder / "tuned.json", {**figures, "command": manifest["command"]})
-    if report:
-        from balance.tunepage import write_html
+        names = [d.name for d in dims]
+        figures["importance"] = {
+            key: importance(study, optuna, names, target=(lambda t, i=i: t.values[i]))
+            for i, key in enumerate(plan.keys)
+        }
+        figures["history"] = _history(study, optuna, plan.keys)
+        figures["front"] = _front(study, optuna, plan.keys) if len(plan.keys) > 1 else []
+        figures["findings"] = findings(figures)
+        result = TuneResult(folder, manifest, figures, time.perf_counter() - start)
+        atomic_write_json(folder / "tuned.json", {**figures, "command": manifest["command"]})
+        if report:
+            from balance.tunepage import write_html
 
-        result.html = write_html(folder, manifest, figures)
+            result.html = write_html(folder, manifest, figures)
+    except Interrupted:
+        raise
+    except KeyboardInterrupt:  # between two games' calls (the sampler, the study, the page): what is kept stays
+        raise Interrupted(_kept(folder)) from None
     return result
+
+
+def _kept(folder: Path) -> str:
+    """What an interrupted tuning kept, in words (read from the study itself)."""
+    import sqlite3
+
+    if not (folder / "study.db").is_file():
+        return "nothing written"
+    n = 0
+    try:
+        with sqlite3.connect(folder / "study.db") as db:
+            n = db.execute("SELECT count(*) FROM trials WHERE state = 'COMPLETE'").fetchone()[0]
+    except sqlite3.Error:
+        pass
+    return (f"{n} trial{'s' if n != 1 else ''} kept in {folder / 'study.db'} (the one in flight is dropped); "
+            f"continue with --resume --out {folder}")
 
 
 def _label(values: Mapping[str, Any]) -> str:

@@ -136,6 +136,21 @@ def test_two_targets_make_a_two_objective_study_and_importance_per_target(toy):
     assert imp["seat_win_rate"]["values"]["first_bonus"] > imp["seat_win_rate"]["values"]["target"]
 
 
+def test_the_trade_off_is_the_pareto_front_of_the_settings_tried(toy):
+    front = toy.figures["front"]
+    tried = [h for h in toy.figures["history"] if h["repeat_of"] is None]
+    keys = ["seat_win_rate", "turns_median"]
+    assert front and len({r["label"] for r in front}) == len(front)
+
+    def dominates(a, b):
+        return all(a[k] <= b[k] for k in keys) and any(a[k] < b[k] for k in keys)
+
+    for r in front:  # no setting tried does better on every target
+        assert not any(dominates(h["objectives"], r["objectives"]) for h in tried)
+    for h in tried:  # and every other setting is matched or beaten by one of the front
+        assert any(dominates(r["objectives"], h["objectives"]) or r["objectives"] == h["objectives"] for r in front)
+
+
 def test_the_page_and_json_are_whole(toy):
     raw = toy.html.read_text(encoding="utf-8")
     assert_self_contained(parse(toy.html), raw)

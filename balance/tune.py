@@ -12,7 +12,8 @@ ranges (``LOW..HIGH``) or sets (``A,B,C``) with Optuna's TPE sampler; a
   same deals (common random numbers).  Each target's objective is the worst,
   over the line-ups and the metrics it covers (``seat_win_rate`` covers every
   seat), of the figure's distance from the middle of its band in half-widths:
-  at most 1 means inside the band, 0 its middle.  One target: a
+  at most 1 means inside the band, 0 its middle (a band that starts at 0, or a
+  share's band that ends at 1, aims at that end instead).  One target: a
   single-objective study; several: a multi-objective one (TPE), whose Pareto
   front is the trade-off when no setting meets them all.
 * **Rungs** (successive halving, asynchronous): a trial plays ``rungs[0]``
@@ -122,9 +123,15 @@ def check_targets(bands: Mapping[str, Any], spec: Any, lineups: Sequence[Any], w
                         "a player's win rate needs a line-up of two different players")
 
 
-def offset(value: float, low: float, high: float) -> float:
-    """The distance of ``value`` from the middle of ``[low, high]`` in half-widths
-    (at most 1: inside)."""
+def offset(value: float, low: float, high: float, kind: str = "proportion") -> float:
+    """The distance of ``value`` from the band's aim, in units that put the band's
+    edges at 1 (at most 1: inside).  The aim is the middle of the band, or the end
+    of it that is the figure's own bound (0 for any figure, 1 for a share): a band
+    ``0..0.01`` of gridlocks aims at none, not at half a percent."""
+    if low <= 0:
+        return max(0.0, value - low) / (high - low)
+    if kind == "proportion" and high >= 1:
+        return max(0.0, high - value) / (high - low)
     half = (high - low) / 2
     return abs(value - (low + high) / 2) / half
 
@@ -186,7 +193,7 @@ def read_targets(counts: Sequence[Mapping[str, Any]], bands: Mapping[str, Any],
     rows = []
     for c, name in zip(counts, lineup_names):
         for t in evaluate_targets(metrics_of(c), bands):
-            off = offset(t.metric.value, t.band.low, t.band.high)
+            off = offset(t.metric.value, t.band.low, t.band.high, t.metric.kind)
             objectives[t.target] = max(objectives[t.target], off)
             rows.append({**t.to_dict(), "lineup": name, "offset": off, "kind": t.metric.kind})
     meets = bool(rows) and all(r["verdict"] == "ok" for r in rows)

@@ -164,7 +164,12 @@ def test_the_page_and_json_are_whole(toy):
 def test_offset_is_half_widths_from_the_middle():
     assert offset(0.5, 0.48, 0.52) == 0
     assert offset(0.52, 0.48, 0.52) == pytest.approx(1)
-    assert offset(30, 18, 24) == pytest.approx(3)
+    assert offset(30, 18, 24, "quantile") == pytest.approx(3)
+    # a band at a figure's own bound aims at that bound: no gridlock is best, not half a percent
+    assert offset(0.0, 0.0, 0.01) == 0 and offset(0.01, 0.0, 0.01) == pytest.approx(1)
+    assert offset(0.02, 0.0, 0.01) == pytest.approx(2)
+    assert offset(1.0, 0.9, 1.0) == 0 and offset(0.85, 0.9, 1.0) == pytest.approx(1.5)
+    assert offset(0, 0, 10, "mean") == 0
 
 
 # --------------------------------------------------------------------------- a target no rules meet

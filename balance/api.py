@@ -13,6 +13,8 @@
 ``load(run_dir)``      a sweep's counts as a polars DataFrame           :mod:`balance.store`
 ``tournament(...)``    players against each other, rated                :mod:`balance.tournaments`
 ``train(...)``         a heuristic's parameters tuned against a field   :mod:`balance.train`
+``tune(...)``          rule values meeting targets for every line-up    :mod:`balance.tune`
+``sensitivity(...)``   which rules matter for each headline metric      :mod:`balance.sensitivity`
 =====================  ==============================================  ======================
 
 ``import balance`` offers ``balance.run``, ``balance.trace``, ``balance.baseline``,
@@ -40,10 +42,12 @@ from balance.store import load
 from balance.sweep import sweep
 from balance.tournaments import tournament
 from balance.train import train
+from balance.sensitivity import sensitivity
+from balance.tune import tune
 
 __all__ = [
     "RunResult", "RunSpec", "baseline", "check", "default_game", "init", "load", "play", "report", "run",
-    "run_report", "sweep", "tournament", "trace", "train", "update",
+    "run_report", "sensitivity", "sweep", "tournament", "trace", "train", "tune", "update",
 ]
 
 

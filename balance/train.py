@@ -45,13 +45,13 @@ import json
 import math
 import os
 import time
-import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from balance.errors import UserError
+from balance.studies import complete, confirm_seed_for, importance, splitmix64, tpe_sampler  # noqa: F401
 
 DEFAULT_TRIALS = 40
 DEFAULT_GAMES_PER_TRIAL = 400
@@ -60,36 +60,11 @@ CONFIRM_FACTOR = 4  # confirmation games per match: this many times the tuning g
 STARTUP_TRIALS = 10  # TPE's random start (the default trial is the first of them)
 FORMAT = 1
 STUDY_NAME = "train"
-_CONFIRM_SALT = 0x6A09E667F3BCC909  # the confirmation seed: splitmix64(seed ^ this), never the tuning seed
-_TRIAL_SALT = 0xBB67AE8584CAA73B  # the sampler's seeds: splitmix64(splitmix64(seed ^ this) + n)
-_MASK64 = (1 << 64) - 1
 # What a --resume must match (trials, threads and the scheduler may change).
 RESUME_KEYS = (
     "game", "player", "against", "seats", "games_per_trial", "seed", "params", "board", "player_file", "space",
     "confirm_top", "confirm_games", "confirm_seed",
 )
-
-
-# --------------------------------------------------------------------------- seeds
-def splitmix64(x: int) -> int:
-    """One step of splitmix64 on a Python int (the mixer of balance.rng)."""
-    x = (x + 0x9E3779B97F4A7C15) & _MASK64
-    z = x
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-    return z ^ (z >> 31)
-
-
-def confirm_seed_for(seed: int) -> int:
-    """The master seed of the confirmation games: a fixed function of the tuning
-    seed, never equal to it (so no confirmation game is a tuning game)."""
-    value = splitmix64(seed ^ _CONFIRM_SALT) & ((1 << 63) - 1)
-    return value if value != seed else (value + 1) & ((1 << 63) - 1)
-
-
-def _trial_seed(seed: int, n: int) -> int:
-    """The sampler's seed for the n-th trial: a stream of its own per master seed."""
-    return splitmix64((splitmix64(seed ^ _TRIAL_SALT) + n) & _MASK64) >> 32
 
 
 # --------------------------------------------------------------------------- the search space
@@ -159,7 +134,8 @@ def tunable(info: Any) -> list[str]:
     return [p.name for p in info.params if _declared(p) is not None]
 
 
-def search_space(info: Any, space: Mapping[str, str] | None = None) -> tuple[list[Dimension], dict[str, Any]]:
+def search_space(info: Any, space: Mapping[str, str] | None = None,
+                 option: str = "--space") -> tuple[list[Dimension], dict[str, Any]]:
     """The dimensions searched and the values held fixed.
 
     Without ``space`` every declared parameter with a range is searched over its
@@ -179,7 +155,7 @@ def search_space(info: Any, space: Mapping[str, str] | None = None) -> tuple[lis
                 dims.append(declared)
             continue
         text = str(space[p.name]).strip()
-        where = f"--space {p.name}={text}"
+        where = f"{option} {p.name}={text}"
         if ".." in text and p.kind in ("int", "float"):
             lo_text, _, hi_text = text.partition("..")
             lo, hi = p.parse(lo_text), p.parse(hi_text)
@@ -427,18 +403,11 @@ def train(
         "command": command or _equivalent(spec, info.name, opponents, trials, games_per_trial, seed, space,
                                           confirm_top, confirm_games, rules, board, player_file, folder),
     }
-    existing = folder / "manifest.json"
-    if existing.is_file():
-        if not resume:
-            raise UserError(f"{folder} already holds a training; pass --resume to continue it, or choose another --out")
-        old = json.loads(existing.read_text(encoding="utf-8"))
-        differ = [k for k in RESUME_KEYS if old.get(k) != json.loads(json.dumps(manifest[k]))]
-        if old.get("kind") != "train" or differ:
-            raise UserError(f"{folder}: --resume of another training (differs in {', '.join(differ) or 'kind'})")
-    elif folder.exists() and any(folder.iterdir()):
-        raise UserError(f"{folder} is not empty and holds no training; choose another --out")
+    from balance.studies import check_folder, load_optuna, open_study
 
-    optuna = _optuna(verbose)
+    existing = folder / "manifest.json"
+    check_folder(folder, manifest, RESUME_KEYS, resume, "training")
+    optuna = load_optuna(verbose)
     from balance.executors import make_executor
     from balance.store import atomic_write_json
 
@@ -446,10 +415,7 @@ def train(
     with make_executor(threads, scheduler) as executor:  # --threads and a scheduler checked before anything is written
         folder.mkdir(parents=True, exist_ok=True)
         atomic_write_json(existing, manifest)
-        storage = optuna.storages.RDBStorage(f"sqlite:///{(folder / 'study.db').resolve()}")
-        study = optuna.create_study(storage=storage, study_name=STUDY_NAME, direction="maximize",
-                                    load_if_exists=True)
-        _fail_stale(study, optuna)
+        study = open_study(optuna, folder, STUDY_NAME, ["maximize"])
         distributions = {d.name: d.distribution() for d in dims}
         defaults = {d.name: info.param(d.name).default for d in dims}
         default_searched = all(_inside(d, defaults[d.name]) for d in dims)
@@ -458,7 +424,7 @@ def train(
         _search(study, optuna, fld, info, dims, fixed, distributions, defaults if default_searched else None,
                 trials, games_per_trial, seed, folder, on_trial)
         figures = _confirm(study, optuna, fld, info, manifest, folder, on_trial)
-    figures["importance"] = _importance(study, optuna, [d.name for d in dims])
+    figures["importance"] = importance(study, optuna, [d.name for d in dims])
     figures["history"] = _history(study, optuna)
     result = TrainResult(folder, manifest, figures, time.perf_counter() - start)
     atomic_write_json(folder / "tuned.json", {**figures, "command": manifest["command"]})
@@ -494,32 +460,8 @@ def _inside(d: Dimension, value: Any) -> bool:
     return d.low <= value <= d.high and (d.kind != "int" or (value - d.low) % d.step == 0)
 
 
-def _optuna(verbose: bool) -> Any:
-    try:
-        import optuna
-    except ImportError:  # pragma: no cover - a core dependency
-        raise UserError("balance train needs Optuna: pip install optuna") from None
-    optuna.logging.set_verbosity(optuna.logging.INFO if verbose else optuna.logging.WARNING)
-    return optuna
 
 
-def _sampler(optuna: Any, seed: int, n: int) -> Any:
-    with warnings.catch_warnings():  # multivariate TPE is marked experimental in some Optuna versions
-        warnings.simplefilter("ignore")
-        return optuna.samplers.TPESampler(
-            seed=_trial_seed(seed, n), n_startup_trials=STARTUP_TRIALS, multivariate=True, constant_liar=False,
-        )
-
-
-def _fail_stale(study: Any, optuna: Any) -> None:
-    """A trial left running by a killed process is marked failed (it counts for nothing)."""
-    TS = optuna.trial.TrialState
-    for t in study.get_trials(deepcopy=False, states=(TS.RUNNING,)):
-        study.tell(t.number, state=TS.FAIL)
-
-
-def _complete(study: Any, optuna: Any) -> list[Any]:
-    return sorted(study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)), key=lambda t: t.number)
 
 
 def _search(study, optuna, fld, info, dims, fixed, distributions, defaults, trials, games, seed, folder, on_trial):
@@ -527,12 +469,12 @@ def _search(study, optuna, fld, info, dims, fixed, distributions, defaults, tria
     from balance.game import Player
 
     TS = optuna.trial.TrialState
-    done = _complete(study, optuna)
+    done = complete(study, optuna)
     seen = {t.user_attrs["label"]: t for t in done}
     best = max(done, key=lambda t: (t.value, -t.number), default=None)
     while len(done) < trials:
         n = len(done)
-        study.sampler = _sampler(optuna, seed, n)
+        study.sampler = tpe_sampler(optuna, seed, n, STARTUP_TRIALS)
         if n == 0 and defaults is not None and not study.get_trials(deepcopy=False, states=(TS.WAITING,)):
             study.enqueue_trial(defaults)
         trial = study.ask(distributions)
@@ -555,7 +497,7 @@ def _search(study, optuna, fld, info, dims, fixed, distributions, defaults, tria
             trial.set_user_attr(key, value)
         value = attrs["score"]["rate"]
         study.tell(trial, value)
-        done = _complete(study, optuna)
+        done = complete(study, optuna)
         frozen = done[-1] if done[-1].number == trial.number else next(t for t in done if t.number == trial.number)
         seen.setdefault(label, frozen)
         if best is None or value > best.value:
@@ -570,7 +512,7 @@ def _confirm(study, optuna, fld, info, manifest, folder, on_trial) -> dict[str, 
     winner against the field and against the default."""
     from balance.store import atomic_write_json
 
-    done = _complete(study, optuna)
+    done = complete(study, optuna)
     default = manifest["default"]
     ranked: list[Any] = []
     for t in sorted(done, key=lambda t: (-t.value, t.number)):
@@ -658,27 +600,11 @@ def _settings(info: Any, label: str, Player: Any) -> dict[str, Any]:
     return Player.of(info, values).settings()
 
 
-def _importance(study: Any, optuna: Any, names: Sequence[str]) -> dict[str, Any]:
-    """Optuna's PED-ANOVA importance of each searched parameter (None when the
-    study is too small for the evaluator)."""
-    method = "PED-ANOVA (Optuna's PedAnovaImportanceEvaluator), normalised to sum 1"
-    if len(names) < 2:
-        return {"method": method, "values": {names[0]: 1.0} if names else {}, "note": "one parameter searched"}
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            values = optuna.importance.get_param_importances(
-                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator(), params=list(names)
-            )
-    except Exception as exc:  # too few trials, or a single value tried: say so on the page
-        return {"method": method, "values": None, "note": f"not computed: {' '.join(str(exc).split())[:160]}"}
-    return {"method": method, "values": {k: float(v) for k, v in values.items()}, "note": None}
-
 
 def _history(study: Any, optuna: Any) -> list[dict[str, Any]]:
     out = []
     best = -1.0
-    for t in _complete(study, optuna):
+    for t in complete(study, optuna):
         best = max(best, t.value)
         out.append({"trial": t.number, "label": t.user_attrs["label"], "value": t.value, "best": best,
                     "score": t.user_attrs["score"], "repeat_of": t.user_attrs.get("repeat_of")})

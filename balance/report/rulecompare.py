@@ -1,0 +1,112 @@
+"""The page of ``balance compare`` (``--report R.html``): B against A in the house
+style, with its JSON (``R.json``) and Markdown (``R.md``) twins.
+
+The summary box says in plain words what B changes, each change with its
+paired 95% interval; per players list, the table of every metric under A and
+under B with the paired difference, the Holm-adjusted p-value and the verdict
+(rows coloured: changed in amber, no clear change in ink); then the same
+pictures for A and for B side by side (the run page's figures, drawn from each
+side's counts), and how the numbers were made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from balance.errors import UserError
+
+
+def check_report(out: str | os.PathLike[str]) -> Path:
+    from balance.report.run import check_out
+
+    return check_out(out, "--report", "compare.html")
+
+
+def _side_figures(result: Any, section: Any, side: int, prefix: str) -> list[dict[str, Any]]:
+    from balance.play import RunResult
+    from balance.report.data import report_data
+    from balance.report.figures import build_figures, svg_inline
+    from balance.report.run import run_manifest
+
+    agg = section.paired.a if side == 0 else section.paired.b
+    run = section.runs[side].replace(games=agg.games)
+    rr = RunResult(run, list(section.strategies), agg, 0.0, list(section.end_reasons), section.score_name)
+    manifest = run_manifest(rr, command="balance compare")
+    data = report_data(manifest, {0: agg})
+    figures = build_figures(data, manifest)
+    for k, f in enumerate(figures):
+        f["svg"] = svg_inline(f["figure"], f"{prefix}{k}", f["title"])
+    return figures
+
+
+def render_html(result: Any) -> str:
+    from balance.report.html import e, head, summary_box, tail, toc
+    from balance.rulecompare import HEADER, how_text, table_rows
+
+    title = f"{result.title}: B against A"
+    parts = head(title)
+    a, b = result.sides
+    parts.append(
+        f'<header><h1>{e(title)}</h1><p class="lede">A: {e(a.source)}. B: {e(b.source)}. Rules changed: '
+        f"{e(result.rules_text())}. Both played on seed {result.seed}, game for game the same deals (common random "
+        "numbers); every difference is paired, with its 95% interval and the number of pairs behind it.</p></header>"
+    )
+    sentences = [x for s in result.sections for x in result.summary(s)[:1]]
+    verdict = "unsure" if any(r.changed for s in result.sections for r in s.rows) else "info"
+    parts.append(summary_box(sentences, verdict))
+    entries = [(f"players-{i}", f"{', '.join(s.players)}: {s.games:,} pairs") for i, s in enumerate(result.sections)]
+    entries.append(("how", "How the numbers were made"))
+    parts.append(toc(entries))
+    for i, s in enumerate(result.sections):
+        parts.append(f'<section id="players-{i}"><h2>{e(", ".join(s.players))}: {s.games:,} pairs of games</h2>')
+        for sentence in result.summary(s)[1:]:
+            parts.append(f'<p class="rule">{e(sentence)}</p>')
+        if s.rounds is not None:
+            parts.append(f'<p class="rule">{e(s.rounds.sentence())}.</p>')
+        parts.append(f'<div class="scroll"><table id="metrics-{i}"><thead><tr>'
+                     + "".join(f'<th class="{"l" if k in (0, 5) else ""}">{e(h)}</th>' for k, h in enumerate(HEADER))
+                     + "</tr></thead><tbody>")
+        for row, cells in zip(s.rows, table_rows(s)):
+            cls = "unsure" if row.changed else "info"
+            tds = "".join(f'<td class="{"l" if k in (0, 5) else ""}">{e(c)}</td>' for k, c in enumerate(cells))
+            parts.append(f'<tr class="verdict-{cls}">{tds}</tr>')
+        parts.append("</tbody></table></div>")
+        figs = [_side_figures(result, s, side, f"p{i}{'ab'[side]}") for side in (0, 1)]
+        for fa, fb in zip(*figs):
+            parts.append(f"<h3>{e(fa['title'])}</h3>")
+            parts.append('<div style="display:grid;grid-template-columns:repeat(auto-fit,minmax(360px,1fr));gap:16px">')
+            for label, f in (("A", fa), ("B", fb)):
+                parts.append(f"<figure>{f['svg']}<figcaption><b>{label}</b>: {e(f['caption'])}</figcaption></figure>")
+            parts.append("</div>")
+        parts.append("</section>")
+    parts.append('<section id="how"><h2>How the numbers were made</h2><ul class="findings">'
+                 + "".join(f'<li class="verdict-info">{e(x)}</li>' for x in how_text(result)) + "</ul></section>")
+    parts.append("<footer>" + e("Made by balance compare; the JSON and Markdown twins beside this page hold every number.")
+                 + "</footer>")
+    parts.append(tail())
+    return "\n".join(parts)
+
+
+def write_report(result: Any, out: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write ``out`` (HTML), its ``.json`` and ``.md`` twins; every file whole or none."""
+    from balance.report.write import _finite
+    from balance.rulecompare import render_markdown
+    from balance.store import atomic_write_bytes, json_default
+
+    path = check_report(out)
+    if path.parent and not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    page = render_html(result)
+    data = json.dumps(_finite(result.to_dict()), indent=1, default=json_default) + "\n"
+    md = render_markdown(result)
+    paths = {"html": path, "json": path.with_suffix(".json"), "markdown": path.with_suffix(".md")}
+    try:
+        atomic_write_bytes(paths["json"], data.encode("utf-8"))
+        atomic_write_bytes(paths["markdown"], md.encode("utf-8"))
+        atomic_write_bytes(paths["html"], page.encode("utf-8"))
+    except OSError as exc:
+        raise UserError(f"--report {out}: cannot write ({exc.strerror or exc})") from None
+    return paths

@@ -8,6 +8,7 @@ tasks (:mod:`balance.runner`), plays them on the executor asked for
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable
@@ -132,6 +133,8 @@ def play(
     chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
     device: str = "cpu",
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> RunResult:
     """Validate ``run``, play its games on the executor asked for, and sum them up.
 
@@ -144,12 +147,29 @@ def play(
     r = run.resolved()
     if device == "gpu":
         check_gpu_run(r.spec, scheduler, run.player_file)
-    tasks = tasks_for(r.run, chunk, device=device)
+    extra: dict[str, Any] = {}
     start = time.perf_counter()
     with make_executor(threads, scheduler) as executor:
-        merged = execute(tasks, executor, (lambda t, a: progress(a.games)) if progress else None)
+        if precision is None:
+            merged = execute(tasks_for(r.run, chunk, device=device), executor, (lambda t, a: progress(a.games)) if progress else None)
+        else:  # rounds of the seed's next game indices (balance.precision)
+            from balance.precision import check_precision, play_rounds, seat_half_widths
+            from balance.runner import Task, split
+
+            check_precision(precision, max_games)
+            portable = r.run.absolute()
+
+            def play_range(first: int, n: int) -> Aggregate:
+                tasks = [Task(portable, f, k, 0, device) for f, k in split(first, n, chunk or 1 << 17)]
+                return execute(tasks, executor, (lambda t, a: progress(a.games)) if progress else None)[0]
+
+            total, rounds = play_rounds(play_range, seat_half_widths, precision, max_games, r.seatings.shape[0])
+            merged = {0: total}
+            r = dataclasses.replace(r, run=r.run.replace(games=total.games))
+            run = run.replace(games=total.games)
+            extra["precision"] = rounds.to_dict()
+            extra["precision_note"] = rounds.sentence()
     elapsed = time.perf_counter() - start
-    extra = {}
     warning = uneven_warning(run.games, r.seatings.shape[0])
     if run.rotate_seats and warning:
         extra["warning"] = warning

@@ -70,6 +70,13 @@ def run(
     report: Annotated[
         Optional[str], typer.Option("--report", help="Also write the run's HTML page (and FILE.json with its numbers).")
     ] = None,
+    precision: Annotated[
+        Optional[float],
+        typer.Option("--precision", help="Play rounds until every seat's and player's 95% interval is at most ± this many points."),
+    ] = None,
+    max_games: Annotated[
+        Optional[str], typer.Option("--max-games", help="Most games --precision may play (default 10000000).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many games of one rule set: win rates, end reasons and game length, with 95% intervals.
@@ -86,7 +93,12 @@ def run(
         check_out(report)
     if config is not None and no_config:
         raise UserError("--config and --no-config: choose one")
+    if precision is not None and games is not None:
+        raise UserError("--games and --precision: choose one (--max-games caps a run to a precision)")
     n = parse_count(games) if games is not None else None
+    cap = parse_count(max_games, "--max-games") if max_games is not None else None
+    if cap is not None and precision is None:
+        raise UserError("--max-games goes with --precision (without it, --games says how many games)")
     with GameProgress(n, f"{game or 'run'}") as bar:
         result = interruptible(
             lambda: api_run(
@@ -105,6 +117,8 @@ def run(
                 config=config,
                 use_config=not no_config,
                 on_start=bar.set_total,
+                precision=precision,
+                max_games=cap,
             ),
             "nothing saved: 'balance run' keeps no results (a sweep with --out can be resumed)",
         )
@@ -187,6 +201,8 @@ def render_run(data: dict[str, Any]) -> None:
         f"median {t['median']}, p10 {t['p10']}, p90 {t['p90']}, max {t['max']}"
     )
     con.print(f"{data['games']:,} games in {data['elapsed_s']:.2f} s: {data['games_per_second']:,.0f} games/s")
+    if data.get("precision_note"):
+        con.print(data["precision_note"], markup=False, soft_wrap=True)
     if data.get("warning"):
         con.print(f"[yellow]note:[/yellow] {data['warning']}")
 

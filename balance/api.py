@@ -67,6 +67,7 @@ def run(
     on_start: Callable[[int], None] | None = None,
     precision: float | None = None,
     max_games: int | None = None,
+    seconds_per_turn: float | None = None,
 ) -> RunResult:
     """Play ``games`` games of one rule set and return their figures.
 
@@ -91,7 +92,7 @@ def run(
     if scheduler is None and cfg is not None:
         scheduler = cfg.scheduler  # [cluster] scheduler of the rule file
     result = play(description, threads=threads, scheduler=scheduler, chunk=chunk, progress=progress, device=device,
-                  precision=precision, max_games=max_games)
+                  precision=precision, max_games=max_games, seconds_per_turn=seconds_per_turn)
     if cfg is not None:
         result.extra["rule_file"] = cfg.where
     return result

@@ -105,6 +105,10 @@ class RunResult:
 
         seat_players = ["rotated"] * len(self.players) if self.rotate_seats else self.players
         figures = summarize(self.aggregate, self.strategies, seat_players, self.end_reasons, self.score_name)
+        from balance.summary import minutes
+
+        figures["minutes"] = minutes(figures["turns"], self.extra.get("seconds_per_turn", 0.0),
+                                     self.extra.get("seconds_per_turn_source", ""))
         return {
             "holes": self.holes(figures["end_reasons"]),
             "game": self.game,
@@ -135,6 +139,7 @@ def play(
     device: str = "cpu",
     precision: float | None = None,
     max_games: int | None = None,
+    seconds_per_turn: float | None = None,
 ) -> RunResult:
     """Validate ``run``, play its games on the executor asked for, and sum them up.
 
@@ -148,6 +153,12 @@ def play(
     if device == "gpu":
         check_gpu_run(r.spec, scheduler, run.player_file)
     extra: dict[str, Any] = {}
+    if seconds_per_turn is not None:
+        if not 0 < seconds_per_turn <= 86_400:
+            raise UserError(f"--seconds-per-turn {seconds_per_turn:g}: expected seconds, more than 0 and at most 86400")
+        extra.update(seconds_per_turn=float(seconds_per_turn), seconds_per_turn_source=f"--seconds-per-turn {seconds_per_turn:g}")
+    elif r.spec.seconds_per_turn:
+        extra.update(seconds_per_turn=float(r.spec.seconds_per_turn), seconds_per_turn_source=r.spec.seconds_per_turn_source)
     start = time.perf_counter()
     with make_executor(threads, scheduler) as executor:
         if precision is None:

@@ -41,10 +41,16 @@ def _play(
     return play(plan.run, threads=threads, scheduler=scheduler, progress=progress)
 
 
+def _seconds_per_turn(game: str) -> float:
+    from balance.registry import get_game
+
+    return float(get_game(game).seconds_per_turn or 0.0)
+
+
 def _record(plan: CheckPlan, result: RunResult) -> dict[str, Any]:
     from balance import __version__
 
-    counts = counts_of(result.aggregate, result.strategies, result.end_reasons)
+    counts = counts_of(result.aggregate, result.strategies, result.end_reasons, _seconds_per_turn(plan.game))
     run = plan.run
     return {
         "format": FORMAT,
@@ -312,7 +318,7 @@ def check(
         result = _play(
             plan, threads, scheduler or (cfg.scheduler if cfg else None), progress
         )
-        now = counts_of(result.aggregate, result.strategies, result.end_reasons)
+        now = counts_of(result.aggregate, result.strategies, result.end_reasons, _seconds_per_turn(plan.game))
         rows, targets = compare(b.data["counts"], now, plan.settings, plan.targets)
         recorded = b.data["config"]["rules"]
         changed = {

@@ -77,6 +77,10 @@ def run(
     max_games: Annotated[
         Optional[str], typer.Option("--max-games", help="Most games --precision may play (default 10000000).")
     ] = None,
+    seconds_per_turn: Annotated[
+        Optional[float],
+        typer.Option("--seconds-per-turn", help="Table time of a player turn, for the length in minutes (default: the game's)."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many games of one rule set: win rates, end reasons and game length, with 95% intervals.
@@ -119,6 +123,7 @@ def run(
                 on_start=bar.set_total,
                 precision=precision,
                 max_games=cap,
+                seconds_per_turn=seconds_per_turn,
             ),
             "nothing saved: 'balance run' keeps no results (a sweep with --out can be resumed)",
         )
@@ -200,6 +205,14 @@ def render_run(data: dict[str, Any]) -> None:
         f"Game length in player turns (n={data['games']:,}): mean {t['mean']:.2f} ± {1.96 * t['mean_se']:.2f}, "
         f"median {t['median']}, p10 {t['p10']}, p90 {t['p90']}, max {t['max']}"
     )
+    m = data.get("minutes")
+    if m:
+        con.print(
+            f"Game length in minutes at {m['seconds_per_turn']:g} s a turn (n={data['games']:,}): mean {m['mean']:.1f} "
+            f"(95% CI {m['mean_ci95'][0]:.1f}–{m['mean_ci95'][1]:.1f}), median {m['median']:.1f}, p90 {m['p90']:.1f} "
+            f"({m['source']})",
+            markup=False, soft_wrap=True,
+        )
     con.print(f"{data['games']:,} games in {data['elapsed_s']:.2f} s: {data['games_per_second']:,.0f} games/s")
     if data.get("precision_note"):
         con.print(data["precision_note"], markup=False, soft_wrap=True)

@@ -19,7 +19,7 @@ the paired differences need and nothing per game:
 Pairs merge by adding integers, like aggregates: any chunking, thread count or
 executor gives the same numbers.
 
-The differences (:func:`paired_rows`): for a proportion, ``mean(d)`` with the
+The differences (:func:`balance.rulecompare.paired_rows`): for a proportion, ``mean(d)`` with the
 normal interval of the per-game differences ``mean ± z·sd(d)/√n`` and its z
 test (McNemar's test without continuity correction); for the mean length the
 same on ``turnsB − turnsA``; for the median and the 90th percentile, the
@@ -49,8 +49,7 @@ QUANTILES = {"turns_median": 0.5, "turns_p90": 0.9}
 def indicator_names(n_seats: int, strategies: Sequence[str], end_reasons: Sequence[str]) -> list[str]:
     """The yes/no outcomes of a game, in the columns of the discordant counts,
     named as :func:`balance.check.metrics.metrics_of` names their rates."""
-    from balance.config import END_REASON
-
+    END_REASON = "end_reason"  # balance.config.END_REASON (not imported: the runner imports this module)
     return (
         [f"seat_win_rate[{s}]" for s in range(n_seats)]
         + [f"strategy_win_rate[{k}]" for k in strategies]
@@ -242,66 +241,6 @@ class PairedRow:
             "p_value": self.p_value, "p_adjusted": self.p_adjusted if self.tested else None,
             "in_family": self.tested, "changed": self.changed,
         }
-
-
-def paired_rows(
-    pa: PairedAggregate,
-    strategies: Sequence[str],
-    end_reasons: Sequence[str],
-    *,
-    seconds_per_turn: float = 0.0,
-    alpha: float = 0.05,
-    reps: int = BOOTSTRAP_REPS,
-) -> list[PairedRow]:
-    """Every metric of ``balance check`` under A and B with its paired difference;
-    Holm-adjusted over the family (a player's rate that is a seat's under another
-    name, and the minutes, which are the turns' test again, are left out of it)."""
-    from balance.check.metrics import Metric, counts_of, duplicate_metrics, metrics_of
-    from balance.stats import holm_adjust
-
-    ca = counts_of(pa.a, strategies, end_reasons)
-    cb = counts_of(pa.b, strategies, end_reasons)
-    ma, mb = metrics_of(ca), metrics_of(cb)
-    same = duplicate_metrics(ca)
-    columns = {name: i for i, name in enumerate(indicator_names(pa.a.n_seats, strategies, end_reasons))}
-    n = pa.games
-    ta, tb, counts = pa.joint()
-    rows: list[PairedRow] = []
-    for name, a in ma.items():
-        if name in same or name not in mb:
-            continue
-        b = mb[name]
-        if a.kind == "proportion":
-            i = columns[name]
-            d = paired_proportion(a.n, int(pa.a_only[i]), int(pa.b_only[i]))
-            unit = ""
-        elif a.kind == "mean":
-            diff = (tb - ta).astype(np.float64)
-            d = paired_from_sums(n, float((diff * counts).sum()), float((diff * diff * counts).sum()))
-            unit = "turns"
-        else:
-            d = paired_quantile(ta, tb, counts, QUANTILES[name], reps=reps)
-            unit = "turns"
-        rows.append(PairedRow(name, a.kind, a, b, d.diff, (d.low, d.high), d.p_value, unit=unit))
-    for row, p in zip(rows, holm_adjust([r.p_value for r in rows])):
-        row.p_adjusted = p
-        row.changed = p <= alpha
-    if seconds_per_turn > 0:
-        scale = seconds_per_turn / 60.0
-        for row in [r for r in rows if r.name.startswith("turns_")]:
-
-            def minutes(m: Metric) -> Metric:
-                return Metric(m.name.replace("turns_", "minutes_"), "mean", m.value * scale,
-                              (m.ci95[0] * scale, m.ci95[1] * scale), m.n)
-
-            rows.append(
-                PairedRow(
-                    row.name.replace("turns_", "minutes_"), "mean", minutes(row.a), minutes(row.b),
-                    row.diff * scale, (row.ci95[0] * scale, row.ci95[1] * scale), row.p_value,
-                    row.p_adjusted, row.changed, "minutes", tested=False,
-                )
-            )
-    return rows
 
 
 def unpaired_proportion(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[float, float, float]:

@@ -35,7 +35,7 @@ class Side:
     """One rule set: its label (A, B), where it comes from and its run description."""
 
     label: str
-    source: str  # "A.toml", "carnage defaults", "A.toml + car_cost=13"
+    source: str  # "A.toml", "GAME defaults", "A.toml + NAME=VALUE"
     run: RunSpec
 
 
@@ -177,6 +177,69 @@ def summary_sentences(section: Section, alpha: float) -> list[str]:
     return out
 
 
+def paired_rows(
+    pa: Any,
+    strategies: Sequence[str],
+    end_reasons: Sequence[str],
+    *,
+    seconds_per_turn: float = 0.0,
+    alpha: float = 0.05,
+    reps: int = 2000,
+) -> list[Any]:
+    """Every metric of ``balance check`` under A and B with its paired difference;
+    Holm-adjusted over the family (a player's rate that is a seat's under another
+    name, and the minutes, which are the turns' test again, are left out of it)."""
+    from balance.check.metrics import Metric, counts_of, duplicate_metrics, metrics_of
+    from balance.paired import QUANTILES, PairedRow, paired_from_sums, paired_proportion, paired_quantile
+    from balance.paired import indicator_names
+    from balance.stats import holm_adjust
+    import numpy as np
+
+    ca = counts_of(pa.a, strategies, end_reasons)
+    cb = counts_of(pa.b, strategies, end_reasons)
+    ma, mb = metrics_of(ca), metrics_of(cb)
+    same = duplicate_metrics(ca)
+    columns = {name: i for i, name in enumerate(indicator_names(pa.a.n_seats, strategies, end_reasons))}
+    n = pa.games
+    ta, tb, counts = pa.joint()
+    rows: list[PairedRow] = []
+    for name, a in ma.items():
+        if name in same or name not in mb:
+            continue
+        b = mb[name]
+        if a.kind == "proportion":
+            i = columns[name]
+            d = paired_proportion(a.n, int(pa.a_only[i]), int(pa.b_only[i]))
+            unit = ""
+        elif a.kind == "mean":
+            diff = (tb - ta).astype(np.float64)
+            d = paired_from_sums(n, float((diff * counts).sum()), float((diff * diff * counts).sum()))
+            unit = "turns"
+        else:
+            d = paired_quantile(ta, tb, counts, QUANTILES[name], reps=reps)
+            unit = "turns"
+        rows.append(PairedRow(name, a.kind, a, b, d.diff, (d.low, d.high), d.p_value, unit=unit))
+    for row, p in zip(rows, holm_adjust([r.p_value for r in rows])):
+        row.p_adjusted = p
+        row.changed = p <= alpha
+    if seconds_per_turn > 0:
+        scale = seconds_per_turn / 60.0
+        for row in [r for r in rows if r.name.startswith("turns_")]:
+
+            def minutes(m: Metric) -> Metric:
+                return Metric(m.name.replace("turns_", "minutes_"), "mean", m.value * scale,
+                              (m.ci95[0] * scale, m.ci95[1] * scale), m.n)
+
+            rows.append(
+                PairedRow(
+                    row.name.replace("turns_", "minutes_"), "mean", minutes(row.a), minutes(row.b),
+                    row.diff * scale, (row.ci95[0] * scale, row.ci95[1] * scale), row.p_value,
+                    row.p_adjusted, row.changed, "minutes", tested=False,
+                )
+            )
+    return rows
+
+
 # --------------------------------------------------------------------------- the plan
 def _load(path: str) -> Any:
     from balance.config import load_config
@@ -241,7 +304,7 @@ def compare(
     """Play A and B on the same games and compare them metric by metric (module docstring)."""
     from balance.config import DEFAULT_GAMES
     from balance.executors import make_executor
-    from balance.paired import BOOTSTRAP_REPS, paired_rows
+    from balance.paired import BOOTSTRAP_REPS
     from balance.precision import check_precision, play_rounds
     from balance.runner import Task, split
     from balance.runspec import check_games, check_seed
@@ -328,63 +391,3 @@ def compare(
             )
     result.elapsed_s = time.perf_counter() - start
     return result
-
-
-# --------------------------------------------------------------------------- text
-def table_rows(section: Section) -> list[list[str]]:
-    """``metric, A (95% CI), B (95% CI), B − A (95% CI), adjusted p, verdict`` per metric."""
-    out = []
-    for r in section.rows:
-        kind = r.kind
-        av = fmt.values(kind, (r.a.value, *r.a.ci95))
-        bv = fmt.values(kind, (r.b.value, *r.b.ci95))
-        d, lo, hi = fmt.differences(kind, (r.diff, *r.ci95))
-        unit = "" if kind == "proportion" else f" {r.unit}"
-        verdict = ("changed" if r.changed else "no clear change") + ("" if r.tested else " (as turns)")
-        out.append([
-            r.name, f"{av[0]} ({av[1]}–{av[2]})", f"{bv[0]} ({bv[1]}–{bv[2]})", f"{d}{unit} ({lo} to {hi})",
-            fmt.p_value(r.p_adjusted) if r.tested else "–", verdict,
-        ])
-    return out
-
-
-HEADER = ["metric", "A (95% CI)", "B (95% CI)", "B − A (95% CI)", "Holm p", "verdict"]
-
-
-def how_text(result: CompareResult) -> list[str]:
-    lines = [
-        f"Pairs: game g of seed {result.seed} under A and under B (common random numbers); every difference is the "
-        "mean of the per-game differences B − A, its 95% interval the normal interval of their spread (proportions: "
-        "McNemar's z; median and p90: a bootstrap of the pairs and a paired Mood test).",
-        f"Holm's correction over the {sum(r.tested for r in result.sections[0].rows)} metrics of each players list, "
-        f"family-wise α = {result.alpha:g}; 'changed' means a Holm-adjusted p of at most α.",
-    ]
-    if result.seconds_per_turn:
-        lines.append(f"Minutes: {result.seconds_per_turn:g} s per player turn ({result.seconds_per_turn_source}); "
-                     "a minute figure is its turn figure times that, tested once, as turns.")
-    return lines
-
-
-def render_markdown(result: CompareResult) -> str:
-    lines = [f"# {result.title}: B against A", ""]
-    lines.append(f"- A: {result.sides[0].source}")
-    lines.append(f"- B: {result.sides[1].source}")
-    lines.append(f"- rules changed: {result.rules_text()}")
-    lines.append("")
-    for s in result.sections:
-        lines.append(f"## {', '.join(s.players)}: {s.games:,} pairs of games")
-        lines.append("")
-        for sentence in result.summary(s):
-            lines.append(f"**{sentence}**" if sentence is result.summary(s)[0] else sentence)
-            lines.append("")
-        if s.rounds is not None:
-            lines += [s.rounds.sentence() + ".", ""]
-        lines.append("| " + " | ".join(HEADER) + " |")
-        lines.append("|" + "|".join("---" if i == 0 or i == 5 else "---:" for i in range(len(HEADER))) + "|")
-        for row in table_rows(s):
-            lines.append("| " + " | ".join(row) + " |")
-        lines.append("")
-    lines.append("## How to read it")
-    lines.append("")
-    lines += [f"- {x}" for x in how_text(result)]
-    return "\n".join(lines) + "\n"

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from balance.cli import main
-from balance.paired import PairedAggregate, paired_rows, unpaired_proportion
-from balance.rulecompare import compare
+from balance.paired import PairedAggregate, unpaired_proportion
+from balance.rulecompare import compare, paired_rows
 from balance.runner import Task
 from balance.runspec import RunSpec
 from balance.stats import holm_adjust, mean_difference, paired_difference

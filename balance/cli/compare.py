@@ -103,7 +103,7 @@ def compare(
 def render(result) -> None:  # noqa: ANN001 (a CompareResult)
     from rich.table import Table
 
-    from balance.rulecompare import HEADER, how_text, table_rows
+    from balance.report.rulecompare import HEADER, how_text, table_rows
 
     con = stdout_console()
     a, b = result.sides

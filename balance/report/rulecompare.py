@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from balance import format as fmt
 from balance.errors import UserError
 
 
@@ -44,8 +45,6 @@ def _side_figures(result: Any, section: Any, side: int, prefix: str) -> list[dic
 
 def render_html(result: Any) -> str:
     from balance.report.html import e, head, summary_box, tail, toc
-    from balance.rulecompare import HEADER, how_text, table_rows
-
     title = f"{result.title}: B against A"
     parts = head(title)
     a, b = result.sides
@@ -93,7 +92,6 @@ def render_html(result: Any) -> str:
 def write_report(result: Any, out: str | os.PathLike[str]) -> dict[str, Path]:
     """Write ``out`` (HTML), its ``.json`` and ``.md`` twins; every file whole or none."""
     from balance.report.write import _finite
-    from balance.rulecompare import render_markdown
     from balance.store import atomic_write_bytes, json_default
 
     path = check_report(out)
@@ -110,3 +108,63 @@ def write_report(result: Any, out: str | os.PathLike[str]) -> dict[str, Path]:
     except OSError as exc:
         raise UserError(f"--report {out}: cannot write ({exc.strerror or exc})") from None
     return paths
+
+
+# --------------------------------------------------------------------------- text
+def table_rows(section: Any) -> list[list[str]]:
+    """``metric, A (95% CI), B (95% CI), B − A (95% CI), adjusted p, verdict`` per metric."""
+    out = []
+    for r in section.rows:
+        kind = r.kind
+        av = fmt.values(kind, (r.a.value, *r.a.ci95))
+        bv = fmt.values(kind, (r.b.value, *r.b.ci95))
+        d, lo, hi = fmt.differences(kind, (r.diff, *r.ci95))
+        unit = "" if kind == "proportion" else f" {r.unit}"
+        verdict = ("changed" if r.changed else "no clear change") + ("" if r.tested else " (as turns)")
+        out.append([
+            r.name, f"{av[0]} ({av[1]}–{av[2]})", f"{bv[0]} ({bv[1]}–{bv[2]})", f"{d}{unit} ({lo} to {hi})",
+            fmt.p_value(r.p_adjusted) if r.tested else "–", verdict,
+        ])
+    return out
+
+
+HEADER = ["metric", "A (95% CI)", "B (95% CI)", "B − A (95% CI)", "Holm p", "verdict"]
+
+
+def how_text(result: Any) -> list[str]:
+    lines = [
+        f"Pairs: game g of seed {result.seed} under A and under B (common random numbers); every difference is the "
+        "mean of the per-game differences B − A, its 95% interval the normal interval of their spread (proportions: "
+        "McNemar's z; median and p90: a bootstrap of the pairs and a paired Mood test).",
+        f"Holm's correction over the {sum(r.tested for r in result.sections[0].rows)} metrics of each players list, "
+        f"family-wise α = {result.alpha:g}; 'changed' means a Holm-adjusted p of at most α.",
+    ]
+    if result.seconds_per_turn:
+        lines.append(f"Minutes: {result.seconds_per_turn:g} s per player turn ({result.seconds_per_turn_source}); "
+                     "a minute figure is its turn figure times that, tested once, as turns.")
+    return lines
+
+
+def render_markdown(result: Any) -> str:
+    lines = [f"# {result.title}: B against A", ""]
+    lines.append(f"- A: {result.sides[0].source}")
+    lines.append(f"- B: {result.sides[1].source}")
+    lines.append(f"- rules changed: {result.rules_text()}")
+    lines.append("")
+    for s in result.sections:
+        lines.append(f"## {', '.join(s.players)}: {s.games:,} pairs of games")
+        lines.append("")
+        for sentence in result.summary(s):
+            lines.append(f"**{sentence}**" if sentence is result.summary(s)[0] else sentence)
+            lines.append("")
+        if s.rounds is not None:
+            lines += [s.rounds.sentence() + ".", ""]
+        lines.append("| " + " | ".join(HEADER) + " |")
+        lines.append("|" + "|".join("---" if i == 0 or i == 5 else "---:" for i in range(len(HEADER))) + "|")
+        for row in table_rows(s):
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+    lines.append("## How to read it")
+    lines.append("")
+    lines += [f"- {x}" for x in how_text(result)]
+    return "\n".join(lines) + "\n"

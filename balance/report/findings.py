@@ -410,6 +410,45 @@ def fairest(ctx: Context) -> list[Finding]:
     ]
 
 
+CROSSING_RULE = (
+    "How a crossing is read: between the two swept values whose win rates lie on either side of the fair share, "
+    "the rate is taken as linear; the crossing is where that line meets the fair share, and its 95% interval is "
+    "every value where the line through the points' 95% Wilson intervals still contains the fair share (the "
+    "interval ends where the upper and the lower bound cross it). Read only when the rate crosses once."
+)
+
+
+def crossing(xs: Sequence[float], rates: Sequence[float], lows: Sequence[float], highs: Sequence[float],
+             level: float) -> dict[str, Any] | None:
+    """Where a response measured at increasing ``xs`` crosses ``level`` (linear
+    between points), with the interval of values where its pointwise 95% band
+    contains ``level`` (:data:`CROSSING_RULE`); None unless it crosses exactly once.
+    An interval end outside the swept values is None (not reached)."""
+
+    def meets(ys: Sequence[float]) -> list[float]:
+        out = []
+        for (x0, y0), (x1, y1) in itertools.pairwise(zip(xs, ys)):
+            if (y0 - level) * (y1 - level) < 0:
+                out.append(x0 + (level - y0) * (x1 - x0) / (y1 - y0))
+            elif y1 == level and (y0 - level) != 0:
+                out.append(x1)
+        return out
+
+    at = meets(rates)
+    if len(at) != 1:
+        return None
+    rising = rates[-1] > rates[0]
+    upper, lower = meets(highs), meets(lows)  # a rising rate: its band contains level from where the
+    # upper bound rises through it to where the lower bound does
+    def nearest(cands: list[float], side: int) -> float | None:
+        picks = [c for c in cands if (c <= at[0] if side < 0 else c >= at[0])]
+        return (max(picks) if side < 0 else min(picks)) if picks else None
+
+    lo = nearest(upper if rising else lower, -1)
+    hi = nearest(lower if rising else upper, +1)
+    return {"value": at[0], "ci95": [lo, hi], "rule": CROSSING_RULE}
+
+
 def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
     """How seat ``s``'s win rate moves from the first value of a swept parameter to
     the last (Newcombe interval of the change), and where it crosses the fair share."""
@@ -439,7 +478,19 @@ def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
             f"{change} points (95% CI {low} to {high}; a change smaller than {fmt.points(detectable, 1, sign=False)} "
             "points would not show at this n)"
         )
-    if cross:
+    where_cross = None
+    numeric = all(isinstance(p["value"], (int, float)) and not isinstance(p["value"], bool) for p in series)
+    if cross and numeric and len(cross) == 1:
+        where_cross = crossing([float(p["value"]) for p in series], [p["seats"][s]["win_rate"] for p in series],
+                               [p["seats"][s]["ci95"][0] for p in series], [p["seats"][s]["ci95"][1] for p in series],
+                               fair)
+    if where_cross is not None:
+        lo, hi = where_cross["ci95"]
+        ends = (f"{lo:.3g}" if lo is not None else f"below {fmt.format_value(first['value'])}",
+                f"{hi:.3g}" if hi is not None else f"beyond {fmt.format_value(last['value'])}")
+        text += (f"; it crosses {fmt.percent(fair)} at {name} ≈ {where_cross['value']:.3g} (95% CI {ends[0]} to "
+                 f"{ends[1]}; linear between the swept values, from their Wilson intervals)")
+    elif cross:
         text += "; it crosses " + fmt.percent(fair) + " between " + " and between ".join(
             f"{name}={fmt.format_value(u)} and {fmt.format_value(v)}" for u, v in cross
         )
@@ -455,6 +506,7 @@ def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
         "ci95": [dlo, dhi],
         "detectable": detectable,
         "crossings": [list(c) for c in cross],
+        "crossing": where_cross,
     }
 
 

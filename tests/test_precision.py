@@ -88,3 +88,46 @@ def test_cli_run_precision(dicerace, capsys):
     ):
         code, _, err = call(capsys, "run", "dicerace", "--no-config", *argv)
         assert code == 2 and says in err and err.count("\n") == 1, err
+
+
+# --------------------------------------------------------------------------- sweep --precision
+@pytest.fixture
+def here(tmp_path, monkeypatch, dicerace):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def test_sweep_precision_plays_the_same_games_at_every_point(here, capsys):
+    from balance.store import open_run
+    from balance.stats import wilson
+
+    code, out, err = call(capsys, "sweep", "dicerace", "--param", "first_bonus=0..4:2", "--precision", "2",
+                          "--out", "runs/p")
+    assert code == 0, err
+    assert "--precision 2: every point's seat and player intervals at most" in out
+    manifest, aggs = open_run(here / "runs" / "p")
+    n = manifest["games_per_point"]
+    assert manifest["precision"]["reached"] and manifest["precision"]["rounds"][-1]["games"] == n
+    assert sorted(a.games for a in aggs.values()) == [n, n, n]
+    for agg in aggs.values():
+        for wins in agg.seat_wins:
+            lo, hi = wilson(int(wins), agg.games)
+            assert (hi - lo) / 2 <= 0.02 + 1e-12
+    # the same games as a plain sweep of n games a point
+    code, _, err = call(capsys, "sweep", "dicerace", "--param", "first_bonus=0..4:2", "--games", str(n),
+                        "--out", "runs/plain")
+    assert code == 0, err
+    _, plain = open_run(here / "runs" / "plain")
+    assert {i: a.to_dict() for i, a in plain.items()} == {i: a.to_dict() for i, a in aggs.items()}
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--games", "100"], "--precision plays one list of players from the start"),
+    (["--resume"], "--precision plays one list of players from the start"),
+    (["--players", "plain,plain", "--players", "plain,cautious"], "a second --players"),
+])
+def test_sweep_precision_mistakes(here, capsys, extra, says):
+    code, _, err = call(capsys, "sweep", "dicerace", "--param", "first_bonus=0,1", "--precision", "2", *extra,
+                        "--out", "runs/x")
+    assert code == 2 and says in err and err.count("\n") == 1, err
+    assert not (here / "runs").exists()

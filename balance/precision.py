@@ -126,3 +126,42 @@ def seat_half_widths(agg: Any) -> list[float]:
             lo, hi = wilson(int(wins), int(games))
             out.append((hi - lo) / 2)
     return out
+
+
+class PointSet:
+    """Every point's (or table's) aggregate of one round, merged point by point."""
+
+    def __init__(self, aggs: dict[int, Any]) -> None:
+        self.aggs = aggs
+
+    def merge(self, other: PointSet) -> PointSet:
+        return PointSet({i: a.merge(other.aggs[i]) for i, a in self.aggs.items()})
+
+
+def play_points_rounds(
+    runs: dict[int, Any],
+    executor: Any,
+    precision: float,
+    max_games: int | None,
+    multiple: int,
+    chunk: int,
+    device: str = "cpu",
+    progress: Callable[[int], None] | None = None,
+) -> tuple[PointSet, Rounds]:
+    """Rounds of the same game indices at every point (a sweep's points, a
+    tournament's tables) until each point's seats and players are precise enough."""
+    from balance.runner import Task, split
+
+    def play_range(first: int, n: int) -> PointSet:
+        tasks = [Task(run, f, k, i, device) for i, run in runs.items() for f, k in split(first, n, chunk)]
+        merged: dict[int, Any] = {}
+        for task, agg in executor.map_unordered(tasks):
+            merged[task.point] = merged[task.point].merge(agg) if task.point in merged else agg
+            if progress is not None:
+                progress(agg.games)
+        return PointSet(merged)
+
+    def widths(points: PointSet) -> list[float]:
+        return [h for agg in points.aggs.values() for h in seat_half_widths(agg)]
+
+    return play_rounds(play_range, widths, precision, max_games, multiple)

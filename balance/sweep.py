@@ -793,16 +793,6 @@ def _play(
     return played
 
 
-class _Points:
-    """Every point's aggregate of one round (merged point by point)."""
-
-    def __init__(self, aggs: dict[int, Any]) -> None:
-        self.aggs = aggs
-
-    def merge(self, other: _Points) -> _Points:
-        return _Points({i: a.merge(other.aggs[i]) for i, a in self.aggs.items()})
-
-
 def _play_to_precision(
     p: SweepPlan,
     store: Any,
@@ -815,27 +805,13 @@ def _play_to_precision(
     intervals at most ``p.precision`` points wide on each side (balance.precision);
     the points are written when the last round is in."""
     from balance.executors import make_executor
-    from balance.precision import play_rounds, seat_half_widths
-    from balance.runner import Task, split
+    from balance.precision import play_points_rounds
     from balance.store import aggregate_rows
 
     with make_executor(p.threads, p.scheduler) as executor:
-
-        def play_range(first: int, n: int) -> _Points:
-            tasks = [
-                Task(p.point_run(i).absolute(), f, k, i, p.device) for i in p.pending for f, k in split(first, n, p.chunk)
-            ]
-            merged: dict[int, Any] = {}
-            for task, agg in executor.map_unordered(tasks):
-                merged[task.point] = merged[task.point].merge(agg) if task.point in merged else agg
-                if progress is not None:
-                    progress(agg.games)
-            return _Points(merged)
-
-        def widths(points: _Points) -> list[float]:
-            return [h for agg in points.aggs.values() for h in seat_half_widths(agg)]
-
-        total, rounds = play_rounds(play_range, widths, p.precision, p.max_games, p.seatings.shape[0])
+        runs = {i: p.point_run(i).absolute() for i in p.pending}
+        total, rounds = play_points_rounds(runs, executor, p.precision, p.max_games, p.seatings.shape[0], p.chunk,
+                                           p.device, progress)
     for done, (i, agg) in enumerate(sorted(total.aggs.items()), start=1):
         store.write_point(i, aggregate_rows(agg, i, p.points[i], kinds, p.strategies, p.spec.end_reason_names))
         if on_point is not None:

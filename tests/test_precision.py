@@ -131,3 +131,20 @@ def test_sweep_precision_mistakes(here, capsys, extra, says):
                         "--out", "runs/x")
     assert code == 2 and says in err and err.count("\n") == 1, err
     assert not (here / "runs").exists()
+
+
+def test_tournament_precision(here, capsys):
+    code, out, err = call(capsys, "tournament", "dicerace", "--players", "plain,cautious", "--precision", "2",
+                          "--out", "t", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    manifest = json.loads((here / "t" / "manifest.json").read_text())
+    n = manifest["games"]
+    assert manifest["precision"]["reached"] and manifest["precision"]["rounds"][-1]["games"] == n
+    assert data["manifest"]["games"] == n if "manifest" in data else True
+    code, _, err = call(capsys, "tournament", "dicerace", "--players", "plain,cautious", "--precision", "2",
+                        "-n", "100", "--out", "t2")
+    assert code == 2 and "choose one" in err
+    code, _, err = call(capsys, "tournament", "dicerace", "--players", "plain,cautious", "--precision", "2",
+                        "--out", "t", "--resume")
+    assert code == 2 and "leave out --resume" in err and err.count("\n") == 1

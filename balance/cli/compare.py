@@ -78,7 +78,7 @@ def compare(
                 threads=threads,
                 scheduler=scheduler,
                 progress=bar,
-                on_start=lambda total: bar.set_total(2 * total),
+                on_start=bar.set_total,
             ),
             "nothing saved: 'balance compare' writes its report only when it has finished",
         )

@@ -77,7 +77,7 @@ def test_cli_looks_need_sequential(folder, capsys):
     code, _, err = call(capsys, "check", "--sequential", "--looks", "1")
     assert code == 2 and "--looks 1" in err
     code, out, _ = call(capsys, "check", "--sequential")
-    assert code == 0 and "sequential (" in out and "4 of 4 looks" in out
+    assert code == 0 and "sequential: 500 of 500 games in 4 of 4 looks" in out
 
 
 REPS = 400

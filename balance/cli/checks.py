@@ -253,11 +253,6 @@ def check(
         typer.echo(report.to_markdown())
     else:
         typer.echo(report.to_text(), nl=False)
-        for r in report.results:
-            if r.sequential:
-                s = r.sequential
-                typer.echo(f"sequential ({r.path}): {s['games_played']:,} of {s['games_planned']:,} games in "
-                           f"{s['looks_played']} of {s['looks_planned']} looks; {s['stopped']}")
     if report.exit_code:
         # SystemExit, not typer.Exit: under standalone_mode=False click returns an Exit's code
         # instead of raising it, and main() would exit 0.

@@ -4,7 +4,8 @@ style, with its JSON (``R.json``) and Markdown (``R.md``) twins.
 The summary box says in plain words what B changes, each change with its
 paired 95% interval; per players list, the table of every metric under A and
 under B with the paired difference, the Holm-adjusted p-value and the verdict
-(rows coloured: changed in amber, no clear change in ink); then the same
+(a seat's clear move toward its fair share green, away from it red, when the
+seats are comparable; every other row in ink, a clear change in bold); then the same
 pictures for A and for B side by side (the run page's figures, drawn from each
 side's counts), and how the numbers were made.
 """
@@ -43,6 +44,17 @@ def _side_figures(result: Any, section: Any, side: int, prefix: str) -> list[dic
     return figures
 
 
+def row_verdict(section: Any, row: Any) -> str:
+    """A row's colour (the house style's verdicts): a seat's clear move toward its fair
+    share is good, away from it bad, when the seats are comparable (one player in every
+    seat, or seats rotated); every other clear change, and no clear change, is info."""
+    comparable = len(section.strategies) == 1 or section.runs[0].rotate_seats
+    if not row.changed or not row.name.startswith("seat_win_rate[") or not comparable:
+        return "info"
+    fair = 1.0 / len(section.players)
+    return "good" if abs(row.b.value - fair) < abs(row.a.value - fair) else "bad"
+
+
 def render_html(result: Any) -> str:
     from balance.report.html import e, head, summary_box, tail, toc
     title = f"{result.title}: B against A"
@@ -54,7 +66,9 @@ def render_html(result: Any) -> str:
         "numbers); every difference is paired, with its 95% interval and the number of pairs behind it.</p></header>"
     )
     sentences = [x for s in result.sections for x in result.summary(s)[:1]]
-    verdict = "unsure" if any(r.changed for s in result.sections for r in s.rows) else "info"
+    from balance.report.html import worst
+
+    verdict = worst(row_verdict(s, r) for s in result.sections for r in s.rows)
     parts.append(summary_box(sentences, verdict))
     entries = [(f"players-{i}", f"{', '.join(s.players)}: {s.games:,} pairs") for i, s in enumerate(result.sections)]
     entries.append(("how", "How the numbers were made"))
@@ -69,8 +83,11 @@ def render_html(result: Any) -> str:
                      + "".join(f'<th class="{"l" if k in (0, 5) else ""}">{e(h)}</th>' for k, h in enumerate(HEADER))
                      + "</tr></thead><tbody>")
         for row, cells in zip(s.rows, table_rows(s)):
-            cls = "unsure" if row.changed else "info"
-            tds = "".join(f'<td class="{"l" if k in (0, 5) else ""}">{e(c)}</td>' for k, c in enumerate(cells))
+            cls = row_verdict(s, row)
+            tds = "".join(
+                f'<td class="{"l" if k in (0, 5) else ""}">{"<b>" if row.changed and k == 5 else ""}{e(c)}'
+                f'{"</b>" if row.changed and k == 5 else ""}</td>' for k, c in enumerate(cells)
+            )
             parts.append(f'<tr class="verdict-{cls}">{tds}</tr>')
         parts.append("</tbody></table></div>")
         figs = [_side_figures(result, s, side, f"p{i}{'ab'[side]}") for side in (0, 1)]

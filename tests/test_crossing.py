@@ -39,3 +39,23 @@ def test_a_falling_rate_and_open_ends():
 def test_no_reading_without_a_single_crossing():
     assert crossing([1, 2, 3], [0.6, 0.7, 0.8], [0.55, 0.65, 0.75], [0.65, 0.75, 0.85], 0.5) is None
     assert crossing([1, 2, 3, 4], [0.4, 0.6, 0.4, 0.6], [0.3] * 4, [0.7] * 4, 0.5) is None
+
+
+def test_fairest_between_players_names_the_set_it_cannot_tell_apart(dicerace, tmp_path, monkeypatch):
+    """plain against cautious, seats rotated: the seats are fair by construction, the
+    question is between the players; each point is judged by its worst player."""
+    import json
+
+    from balance.api import sweep
+    from balance.report.findings import player_distance
+
+    monkeypatch.chdir(tmp_path)
+    r = sweep("dicerace", params={"target": "6,30"}, players="plain,cautious", rotate_seats=True, games=4000,
+              out="runs/p", report="p.html")
+    data = json.loads((tmp_path / "p.json").read_text())
+    found = [f for f in data["findings"] if f["kind"] == "fairest_players"]
+    assert len(found) == 1 and found[0]["rule"].startswith("How the fairest values are decided")
+    points = {p["point"]: p for p in data["points"]}
+    best = points[found[0]["point"]]
+    assert all(player_distance(best)[0] <= player_distance(p)[0] for p in points.values())
+    assert r.points_played == 2

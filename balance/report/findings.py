@@ -449,6 +449,53 @@ def crossing(xs: Sequence[float], rates: Sequence[float], lows: Sequence[float],
     return {"value": at[0], "ci95": [lo, hi], "rule": CROSSING_RULE}
 
 
+def player_distance(point: Mapping[str, Any]) -> tuple[float, float, float]:
+    """A point's distance from fairness between players: its worst player's
+    ``|win rate - its own fair share|`` and that distance's interval (as :func:`distance`)."""
+    d = lo = hi = 0.0
+    for x in point["strategies"]:
+        a, b = x["ci95"]
+        fair = x["fair_share"]
+        d = max(d, abs(x["win_rate"] - fair))
+        lo = max(lo, 0.0 if a <= fair <= b else min(abs(a - fair), abs(b - fair)))
+        hi = max(hi, abs(a - fair), abs(b - fair))
+    return d, lo, hi
+
+
+def fairest_for_players(ctx: Context) -> list[Finding]:
+    """The fairest points between the players (each against its own fair share), by the
+    rule of :data:`FAIREST_RULE`: with several distinct players only."""
+    points = ctx.points
+    if not ctx.multi or not points or len(points[0].get("strategies", ())) < 2:
+        return []
+    dist = {p["point"]: player_distance(p) for p in points}
+    best = min(points, key=lambda p: (dist[p["point"]][0], p["point"]))
+    db, _, hb = dist[best["point"]]
+    candidates = [
+        p for p in points
+        if p is best or (dist[p["point"]][0] - db) - math.sqrt((dist[p["point"]][0] - dist[p["point"]][1]) ** 2 + (hb - db) ** 2) <= 0
+    ]
+    candidates.sort(key=lambda p: (p is not best, dist[p["point"]][0], p["point"]))
+
+    def worst(p: Mapping[str, Any]) -> str:
+        x = max(p["strategies"], key=lambda s: abs(s["win_rate"] - s["fair_share"]))
+        return (f"{where(p['params'])} (worst player {x['player']}: {fmt.percent_ci(x['win_rate'], x['ci95'])} "
+                f"against its share {fmt.percent(x['fair_share'])})")
+
+    listed = "; ".join(worst(p) for p in candidates[:6]) + (f"; and {len(candidates) - 6} more" if len(candidates) > 6 else "")
+    if len(candidates) == 1:
+        text = f"Between the players, the fairest point is {listed}; every other point is clearly less fair."
+        verdict = INFO
+    else:
+        text = (f"Between the players, the fairest points, within noise of each other ({len(candidates)} of "
+                f"{len(points)}): {listed}. At {ctx.games_text()} they cannot be told apart.")
+        verdict = UNSURE
+    return [{
+        "kind": "fairest_players", "verdict": verdict, "text": text, "point": best["point"],
+        "candidates": [p["point"] for p in candidates], "rule": FAIREST_RULE,
+    }]
+
+
 def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
     """How seat ``s``'s win rate moves from the first value of a swept parameter to
     the last (Newcombe interval of the change), and where it crosses the fair share."""
@@ -488,8 +535,10 @@ def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
         lo, hi = where_cross["ci95"]
         ends = (f"{lo:.3g}" if lo is not None else f"below {fmt.format_value(first['value'])}",
                 f"{hi:.3g}" if hi is not None else f"beyond {fmt.format_value(last['value'])}")
-        text += (f"; it crosses {fmt.percent(fair)} at {name} ≈ {where_cross['value']:.3g} (95% CI {ends[0]} to "
-                 f"{ends[1]}; linear between the swept values, from their Wilson intervals)")
+        u, v = cross[0]
+        text += (f"; it crosses {fmt.percent(fair)} between {name}={fmt.format_value(u)} and {fmt.format_value(v)}, "
+                 f"at {name} ≈ {where_cross['value']:.3g} (95% CI {ends[0]} to {ends[1]}; linear between the swept "
+                 "values, from their Wilson intervals)")
     elif cross:
         text += "; it crosses " + fmt.percent(fair) + " between " + " and between ".join(
             f"{name}={fmt.format_value(u)} and {fmt.format_value(v)}" for u, v in cross
@@ -703,6 +752,7 @@ FINDINGS: tuple[Callable[[Context], list[Finding]], ...] = (
     power,
     fairness,
     fairest,
+    fairest_for_players,
     along_axes,
     length,
     players,

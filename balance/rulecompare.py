@@ -320,7 +320,9 @@ def compare(
     if seconds_per_turn is not None and not 0 < seconds_per_turn <= 86_400:
         raise UserError(f"--seconds-per-turn {seconds_per_turn:g}: expected seconds, more than 0 and at most 86400")
     if players:
-        lists = [tuple(p.split(",")) if isinstance(p, str) else tuple(p) for p in players]
+        from balance.runspec import split_players
+
+        lists = [split_players(p) for p in players]
     else:
         pa = a.run.players
         pb = b.run.players

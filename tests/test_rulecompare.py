@@ -204,3 +204,15 @@ def test_cli_mistakes_are_one_line(files, capsys, argv, says):
 def test_cli_games_with_precision_refused(files, capsys):
     code, _, err = call(capsys, "compare", "A.toml", "B.toml", "-n", "100", "--precision", "1")
     assert code == 2 and "choose one" in err
+
+
+@pytest.mark.parametrize("width", [60, 120])
+def test_cli_fits_the_terminal(files, capsys, monkeypatch, width):
+    from rich.cells import cell_len
+
+    monkeypatch.setenv("COLUMNS", str(width))
+    code, out, err = call(capsys, "compare", "A.toml", "B.toml", "-n", "500", "--seconds-per-turn", "30")
+    assert code == 0, err
+    assert "…" not in out
+    assert all(cell_len(line) <= width for line in out.splitlines()), max(out.splitlines(), key=cell_len)
+    assert "minutes_mean" in out

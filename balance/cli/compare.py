@@ -96,7 +96,6 @@ def compare(
         stdout_console().print(
             f"report: {data['report']['html']} (numbers in {data['report']['json']}, Markdown in {data['report']['markdown']})",
             markup=False,
-            soft_wrap=True,
         )
 
 
@@ -107,13 +106,13 @@ def render(result) -> None:  # noqa: ANN001 (a CompareResult)
 
     con = stdout_console()
     a, b = result.sides
-    con.print(f"[bold]{result.title}[/bold]: A = {a.source}; B = {b.source}", soft_wrap=True)
-    con.print(f"rules changed: {result.rules_text()}; seed {result.seed}", markup=False, soft_wrap=True)
+    con.print(f"[bold]{result.title}[/bold]: A = {a.source}; B = {b.source}")
+    con.print(f"rules changed: {result.rules_text()}; seed {result.seed}", markup=False)
     for s in result.sections:
         for sentence in result.summary(s):
-            con.print(sentence, markup=False, soft_wrap=True)
+            con.print(sentence, markup=False)
         if s.rounds is not None:
-            con.print(s.rounds.sentence(), markup=False, soft_wrap=True)
+            con.print(s.rounds.sentence(), markup=False)
         table = Table(title=f"{', '.join(s.players)}: {s.games:,} pairs of games (paired 95% intervals)", title_justify="left")
         for k, col in enumerate(HEADER):
             table.add_column(col, justify="left" if k in (0, 5) else "right")
@@ -121,5 +120,5 @@ def render(result) -> None:  # noqa: ANN001 (a CompareResult)
             table.add_row(*cells, style="bold" if row.changed else None)
         show(con, table)
     for line in how_text(result):
-        con.print(line, markup=False, soft_wrap=True, style="dim")
+        con.print(line, markup=False, style="dim")
     con.print(f"{sum(2 * s.games for s in result.sections):,} games in {result.elapsed_s:.2f} s")

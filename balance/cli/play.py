@@ -211,11 +211,11 @@ def render_run(data: dict[str, Any]) -> None:
             f"Game length in minutes at {m['seconds_per_turn']:g} s a turn (n={data['games']:,}): mean {m['mean']:.1f} "
             f"(95% CI {m['mean_ci95'][0]:.1f}–{m['mean_ci95'][1]:.1f}), median {m['median']:.1f}, p90 {m['p90']:.1f} "
             f"({m['source']})",
-            markup=False, soft_wrap=True,
+            markup=False,
         )
     con.print(f"{data['games']:,} games in {data['elapsed_s']:.2f} s: {data['games_per_second']:,.0f} games/s")
     if data.get("precision_note"):
-        con.print(data["precision_note"], markup=False, soft_wrap=True)
+        con.print(data["precision_note"], markup=False)
     if data.get("warning"):
         con.print(f"[yellow]note:[/yellow] {data['warning']}")
 

@@ -181,7 +181,7 @@ def sweep(
                 f"--precision {precision:g}: " + (
                     "every point's seat and player intervals at most" if done["reached"] else "not reached: widest"
                 ) + f" ±{last['widest_half_width_points']:.2f} points after {last['games']:,} games per point in "
-                f"{len(done['rounds'])} rounds", markup=False, soft_wrap=True)
+                f"{len(done['rounds'])} rounds", markup=False)
 
 
 def sweep_lists(

@@ -116,7 +116,7 @@ def tournament(
             f"--precision {precision:g}: " + ("every table's seat and player intervals at most" if done["reached"]
                                               else "not reached: widest")
             + f" ±{last['widest_half_width_points']:.2f} points after {last['games']:,} games per table in "
-            f"{len(done['rounds'])} rounds", markup=False, soft_wrap=True)
+            f"{len(done['rounds'])} rounds", markup=False)
 
 
 def _default() -> str:

@@ -709,6 +709,8 @@ def _manifest(p: SweepPlan) -> dict[str, Any]:
         # Names, meanings and which are caps: a report reads them without the game installed.
         "end_reason_info": [r.to_dict() for r in p.spec.end_reasons],
         "score_name": p.spec.score_name,
+        "seconds_per_turn": float(p.spec.seconds_per_turn or 0.0) or None,  # lengths in minutes (the game's table time)
+        "seconds_per_turn_source": p.spec.seconds_per_turn_source or None,
         "param_info": {prm.name: prm.to_dict() for prm in p.spec.params},
         "identity": p.identity(),
         "command": p.command,

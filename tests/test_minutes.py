@@ -82,3 +82,18 @@ def test_a_minutes_target_needs_a_table_time(dicerace, timed):
     assert cfg.targets["minutes_mean"] == Band(5.0, 15.0)
     with pytest.raises(UserError, match="declares no table time of a turn; use turns_mean"):
         config_from_dict({"game": {"name": "dicerace"}, "targets": {"minutes_mean": [5, 15]}})
+
+
+def test_sweep_report_reads_lengths_in_minutes(timed, tmp_path, monkeypatch):
+    import json as _json
+
+    from balance.api import sweep
+
+    monkeypatch.chdir(tmp_path)
+    sweep("timedrace", params={"target": "10,20"}, games=1000, out="runs/m", report="m.html")
+    data = _json.loads((tmp_path / "m.json").read_text())
+    manifest = _json.loads((tmp_path / "runs" / "m" / "manifest.json").read_text())
+    assert manifest["seconds_per_turn"] == 30.0
+    text = next(f["text"] for f in data["findings"] if f["kind"] == "length")
+    first = data["points"][0]["turns"]["mean"]
+    assert f"at 30 s a turn, {first / 2:,.1f} ±" in text and "minutes at the table" in text

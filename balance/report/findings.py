@@ -573,12 +573,24 @@ def length_trend(ctx: Context, axis: Mapping[str, Any]) -> Finding:
         "kind": "length",
         "verdict": INFO,
         "text": f"As {axis['name']} goes from {fmt.format_value(first['value'])} to "
-        f"{fmt.format_value(last['value'])}{pooled}, {median} (mean {_mean(t0)} to {_mean(t1)}).",
+        f"{fmt.format_value(last['value'])}{pooled}, {median} (mean {_mean(t0)} to {_mean(t1)})"
+        + _minutes(ctx, t0, t1) + ".",
         "axis": axis["name"],
         "median": [t0["median"], t1["median"]],
         "mean": [t0["mean"], t1["mean"]],
         "mean_se": [t0["mean_se"], t1["mean_se"]],
     }
+
+
+def _minutes(ctx: Context, *turns: Mapping[str, Any]) -> str:
+    """``; at 60 s a turn, 20.2 ± 0.12 to 25.2 ± 0.14 minutes`` when the run recorded
+    the table time of a turn (the game's ``seconds_per_turn``), else nothing."""
+    spt = ctx.manifest.get("seconds_per_turn")
+    if not spt:
+        return ""
+    scale = float(spt) / 60.0
+    shown = " to ".join(f"{t['mean'] * scale:,.1f} ± {1.96 * t['mean_se'] * scale:,.2f}" for t in turns)
+    return f"; at {spt:g} s a turn, {shown} minutes at the table"
 
 
 def _mean(t: Mapping[str, Any]) -> str:
@@ -607,7 +619,7 @@ def length(ctx: Context) -> list[Finding]:
             "kind": "length",
             "verdict": INFO,
             "text": f"The median game lasts {t['median']} turns (95% CI {t['median_ci95'][0]}–{t['median_ci95'][1]}; "
-            f"p10 {t['p10']}, p90 {t['p90']}; mean {_mean(t)}).",
+            f"p10 {t['p10']}, p90 {t['p90']}; mean {_mean(t)}{_minutes(ctx, t)}).",
             "median": t["median"],
             "mean": t["mean"],
         }

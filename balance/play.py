@@ -171,7 +171,10 @@ def play(
             portable = r.run.absolute()
 
             def play_range(first: int, n: int) -> Aggregate:
-                tasks = [Task(portable, f, k, 0, device) for f, k in split(first, n, chunk or 1 << 17)]
+                from balance.runner import DEFAULT_CHUNK, GPU_CHUNK
+
+                size = chunk or (GPU_CHUNK if device == "gpu" else DEFAULT_CHUNK)
+                tasks = [Task(portable, f, k, 0, device) for f, k in split(first, n, size)]
                 return execute(tasks, executor, (lambda t, a: progress(a.games)) if progress else None)[0]
 
             total, rounds = play_rounds(play_range, seat_half_widths, precision, max_games, r.seatings.shape[0])

@@ -62,7 +62,7 @@ def compare(
         raise UserError("--games and --precision: choose one (--max-games caps a run to a precision)")
     n = parse_count(games) if games is not None else None
     cap = parse_count(max_games, "--max-games") if max_games is not None else None
-    with GameProgress(n or 0, "compare") as bar:
+    with GameProgress(n, "compare") as bar:
         result = interruptible(
             lambda: api_compare(
                 files or [],

@@ -69,6 +69,9 @@ def run(
     config: str | Path | Config | None = None,
     use_config: bool = False,
     on_start: Callable[[int], None] | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
+    seconds_per_turn: float | None = None,
 ) -> RunResult:
     """Play ``games`` games of one rule set and return their figures.
 
@@ -80,17 +83,20 @@ def run(
     ``on_start`` is called with the number of games to play once it is known,
     ``progress`` with the number of games finished after each chunk.
     ``device="gpu"`` plays on a CUDA GPU (games with a GPU kernel; the same numbers).
+    ``precision`` (points) plays rounds until every seat's and player's 95% interval
+    is at most that wide on each side, ``max_games`` at most (:mod:`balance.precision`).
     The description alone (a :class:`RunSpec`) is played by :func:`play`.
     """
     description, cfg = run_for(
         game, config=config, use_config=use_config, params=params, players=players, games=games, seed=seed,
         rotate_seats=rotate_seats, board=board, player_file=player_file,
     )
-    if on_start is not None:
+    if on_start is not None and precision is None:
         on_start(description.games)
     if scheduler is None and cfg is not None:
         scheduler = cfg.scheduler  # [cluster] scheduler of the rule file
-    result = play(description, threads=threads, scheduler=scheduler, chunk=chunk, progress=progress, device=device)
+    result = play(description, threads=threads, scheduler=scheduler, chunk=chunk, progress=progress, device=device,
+                  precision=precision, max_games=max_games, seconds_per_turn=seconds_per_turn)
     if cfg is not None:
         result.extra["rule_file"] = cfg.where
     return result

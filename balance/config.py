@@ -54,6 +54,7 @@ DEFAULT_GAMES = 100_000  # per baseline/check: detects ~1-point shifts in a win 
 # Target names whose values are proportions (0..1) and those measured in turns.
 PROPORTION_TARGETS = ("seat_win_rate", "strategy_win_rate", "no_winner_rate")
 LENGTH_TARGETS = ("turns_median", "turns_p90", "turns_mean")
+MINUTE_TARGETS = ("minutes_median", "minutes_p90", "minutes_mean")  # for a game that declares seconds_per_turn
 END_REASON = "end_reason"
 
 # Tolerances: a statistically significant change no larger than this passes.
@@ -540,7 +541,7 @@ def parse_targets(table: Mapping[str, Any], spec: Any, where: str) -> dict[str, 
     """``[targets]`` as bands keyed ``seat_win_rate`` ... and ``end_reason.NAME``."""
     if not isinstance(table, Mapping):
         raise UserError(f"{where}: [targets] must be a table")
-    allowed = (*PROPORTION_TARGETS, *LENGTH_TARGETS, END_REASON)
+    allowed = (*PROPORTION_TARGETS, *LENGTH_TARGETS, *MINUTE_TARGETS, END_REASON)
     out: dict[str, Band] = {}
     for key, value in table.items():
         if key not in allowed:
@@ -562,6 +563,11 @@ def parse_targets(table: Mapping[str, Any], spec: Any, where: str) -> dict[str, 
                     band, where, f"end_reason.{reason}", proportion=True
                 )
         else:
+            if key in MINUTE_TARGETS and not getattr(spec, "seconds_per_turn", 0):
+                raise UserError(
+                    f"{where}: [targets] {key}: {spec.name} declares no table time of a turn; "
+                    f"use {key.replace('minutes_', 'turns_')} (player turns)"
+                )
             out[key] = _band(value, where, key, proportion=key in PROPORTION_TARGETS)
     return out
 
@@ -577,7 +583,7 @@ def targets_to_dict(targets: Mapping[str, Band]) -> dict[str, Any]:
 
 
 def _band(value: Any, where: str, key: str, proportion: bool) -> Band:
-    unit = "proportions in 0..1" if proportion else "turns, at least 0"
+    unit = "proportions in 0..1" if proportion else ("minutes" if key.startswith("minutes_") else "turns") + ", at least 0"
     if (
         not isinstance(value, list)
         or len(value) != 2

@@ -503,6 +503,11 @@ class GameSpec:
     best_heuristic: str = ""
     trained_heuristic: str = ""
     has_gpu: bool = False
+    # Table time of one player turn, in seconds (0: not declared), and where the
+    # figure comes from: a rulebook line, or "reading: ..." with its reason.  Game
+    # length in minutes is turns x seconds_per_turn / 60 (balance run, compare).
+    seconds_per_turn: float = 0.0
+    seconds_per_turn_source: str = ""
 
     def __init__(self) -> None:
         self._boards: dict[Any, Any] = {}

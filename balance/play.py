@@ -8,6 +8,7 @@ tasks (:mod:`balance.runner`), plays them on the executor asked for
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable
@@ -104,6 +105,10 @@ class RunResult:
 
         seat_players = ["rotated"] * len(self.players) if self.rotate_seats else self.players
         figures = summarize(self.aggregate, self.strategies, seat_players, self.end_reasons, self.score_name)
+        from balance.summary import minutes
+
+        figures["minutes"] = minutes(figures["turns"], self.extra.get("seconds_per_turn", 0.0),
+                                     self.extra.get("seconds_per_turn_source", ""))
         return {
             "holes": self.holes(figures["end_reasons"]),
             "game": self.game,
@@ -132,6 +137,9 @@ def play(
     chunk: int | None = None,
     progress: Callable[[int], None] | None = None,
     device: str = "cpu",
+    precision: float | None = None,
+    max_games: int | None = None,
+    seconds_per_turn: float | None = None,
 ) -> RunResult:
     """Validate ``run``, play its games on the executor asked for, and sum them up.
 
@@ -144,12 +152,38 @@ def play(
     r = run.resolved()
     if device == "gpu":
         check_gpu_run(r.spec, scheduler, run.player_file)
-    tasks = tasks_for(r.run, chunk, device=device)
+    extra: dict[str, Any] = {}
+    if seconds_per_turn is not None:
+        if not 0 < seconds_per_turn <= 86_400:
+            raise UserError(f"--seconds-per-turn {seconds_per_turn:g}: expected seconds, more than 0 and at most 86400")
+        extra.update(seconds_per_turn=float(seconds_per_turn), seconds_per_turn_source=f"--seconds-per-turn {seconds_per_turn:g}")
+    elif r.spec.seconds_per_turn:
+        extra.update(seconds_per_turn=float(r.spec.seconds_per_turn), seconds_per_turn_source=r.spec.seconds_per_turn_source)
     start = time.perf_counter()
     with make_executor(threads, scheduler) as executor:
-        merged = execute(tasks, executor, (lambda t, a: progress(a.games)) if progress else None)
+        if precision is None:
+            merged = execute(tasks_for(r.run, chunk, device=device), executor, (lambda t, a: progress(a.games)) if progress else None)
+        else:  # rounds of the seed's next game indices (balance.precision)
+            from balance.precision import check_precision, play_rounds, seat_half_widths
+            from balance.runner import Task, split
+
+            check_precision(precision, max_games)
+            portable = r.run.absolute()
+
+            def play_range(first: int, n: int) -> Aggregate:
+                from balance.runner import DEFAULT_CHUNK, GPU_CHUNK
+
+                size = chunk or (GPU_CHUNK if device == "gpu" else DEFAULT_CHUNK)
+                tasks = [Task(portable, f, k, 0, device) for f, k in split(first, n, size)]
+                return execute(tasks, executor, (lambda t, a: progress(a.games)) if progress else None)[0]
+
+            total, rounds = play_rounds(play_range, seat_half_widths, precision, max_games, r.seatings.shape[0])
+            merged = {0: total}
+            r = dataclasses.replace(r, run=r.run.replace(games=total.games))
+            run = run.replace(games=total.games)
+            extra["precision"] = rounds.to_dict()
+            extra["precision_note"] = rounds.sentence()
     elapsed = time.perf_counter() - start
-    extra = {}
     warning = uneven_warning(run.games, r.seatings.shape[0])
     if run.rotate_seats and warning:
         extra["warning"] = warning

@@ -45,6 +45,7 @@ class Task:
     n_games: int
     point: int = 0
     device: str = "cpu"  # "gpu": on a CUDA GPU (the same outcomes)
+    versus: RunSpec | None = None  # other rules for the same games: a paired task (balance compare)
 
 
 def split(first: int, n: int, chunk: int) -> Iterator[tuple[int, int]]:
@@ -64,7 +65,12 @@ def tasks_for(run: RunSpec, chunk: int | None = None, *, point: int = 0, device:
 
 
 def run_task(task: Task) -> Aggregate:
-    """Play one task and reduce it to an Aggregate (runs in any process)."""
+    """Play one task and reduce it to an Aggregate (runs in any process); a task
+    with ``versus`` rules plays its games under both (a PairedAggregate)."""
+    if task.versus is not None:
+        from balance.paired import run_pair
+
+        return run_pair(task)
     r = task.run.resolved()
     out = r.spec.simulate(
         r.rules, list(r.strategies), r.seatings, task.run.seed, task.first_game, task.n_games, r.board,

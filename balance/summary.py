@@ -125,3 +125,21 @@ def summarize(
         "turns": turns,
         "detectable_seat_edge": detectable_shift(n, 1.0 / agg.n_seats) if n else None,
     }
+
+
+def minutes(turns: dict[str, Any], seconds_per_turn: float, source: str = "") -> dict[str, Any] | None:
+    """Game length in minutes at the table: the length in player turns (mean with
+    its 95% interval, median, p90) times ``seconds_per_turn / 60``; None when the
+    table time of a turn is not known."""
+    if not seconds_per_turn or not turns:
+        return None
+    scale = float(seconds_per_turn) / 60.0
+    half = 1.959963984540054 * turns["mean_se"] if math.isfinite(turns["mean_se"]) else 0.0
+    return {
+        "seconds_per_turn": float(seconds_per_turn),
+        "source": source,
+        "mean": turns["mean"] * scale,
+        "mean_ci95": [(turns["mean"] - half) * scale, (turns["mean"] + half) * scale],
+        "median": turns["median"] * scale,
+        "p90": turns["p90"] * scale,
+    }

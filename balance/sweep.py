@@ -269,6 +269,8 @@ class SweepPlan:
     existing_manifest: dict[str, Any] | None = None
     warnings: list[str] = field(default_factory=list)
     device: str = "cpu"  # not part of the identity: both devices give the same numbers
+    precision: float | None = None  # --precision: rounds until every point's seat intervals are this narrow
+    max_games: int | None = None
 
     @property
     def game(self) -> str:
@@ -707,6 +709,8 @@ def _manifest(p: SweepPlan) -> dict[str, Any]:
         # Names, meanings and which are caps: a report reads them without the game installed.
         "end_reason_info": [r.to_dict() for r in p.spec.end_reasons],
         "score_name": p.spec.score_name,
+        "seconds_per_turn": float(p.spec.seconds_per_turn or 0.0) or None,  # lengths in minutes (the game's table time)
+        "seconds_per_turn_source": p.spec.seconds_per_turn_source or None,
         "param_info": {prm.name: prm.to_dict() for prm in p.spec.params},
         "identity": p.identity(),
         "command": p.command,
@@ -791,6 +795,32 @@ def _play(
     return played
 
 
+def _play_to_precision(
+    p: SweepPlan,
+    store: Any,
+    kinds: Mapping[str, str],
+    progress: Callable[[int], None] | None,
+    on_point: Callable[[int, int], None] | None,
+) -> tuple[int, Any]:
+    """``--precision``: rounds of the seed's next games at every point (the same games
+    at each: common random numbers) until every point's seats and players have
+    intervals at most ``p.precision`` points wide on each side (balance.precision);
+    the points are written when the last round is in."""
+    from balance.executors import make_executor
+    from balance.precision import play_points_rounds
+    from balance.store import aggregate_rows
+
+    with make_executor(p.threads, p.scheduler) as executor:
+        runs = {i: p.point_run(i).absolute() for i in p.pending}
+        total, rounds = play_points_rounds(runs, executor, p.precision, p.max_games, p.seatings.shape[0], p.chunk,
+                                           p.device, progress)
+    for done, (i, agg) in enumerate(sorted(total.aggs.items()), start=1):
+        store.write_point(i, aggregate_rows(agg, i, p.points[i], kinds, p.strategies, p.spec.end_reason_names))
+        if on_point is not None:
+            on_point(done, p.n_points)
+    return rounds.games[-1] * len(total.aggs), rounds
+
+
 def run_plan(
     p: SweepPlan,
     progress: Callable[[int], None] | None = None,
@@ -821,14 +851,18 @@ def run_plan(
     }
 
     kinds = {a.name: a.kind for a in p.axes}
-    tasks = _tasks(p)
+    tasks = _tasks(p) if p.precision is None else []
     games_left: dict[int, int] = {}
     for t in tasks:
         games_left[t.point] = games_left.get(t.point, 0) + t.n_games
     start = time.perf_counter()
     threads_before = _numba_threads() if p.threads else None
+    rounds = None
     try:
-        played = _play(p, tasks, store, kinds, games_left, progress, on_point)
+        if p.precision is None:
+            played = _play(p, tasks, store, kinds, games_left, progress, on_point)
+        else:
+            played, rounds = _play_to_precision(p, store, kinds, progress, on_point)
     except KeyboardInterrupt as exc:
         if isinstance(exc, Interrupted):
             raise
@@ -852,6 +886,9 @@ def run_plan(
     if "end_reason_info" not in manifest and manifest.get("end_reasons") == p.spec.end_reason_names:
         # A run begun before the manifest recorded them: the game is here now, so record its caps.
         manifest["end_reason_info"] = [r.to_dict() for r in p.spec.end_reasons]
+    if rounds is not None:  # every point played the same first N games of the seed
+        manifest["games_per_point"] = rounds.games[-1]
+        manifest["precision"] = rounds.to_dict()
     manifest["sessions"] = [*manifest.get("sessions", []), session]
     manifest["complete"] = len(store.finished_points()) == p.n_points
     store.write_manifest(manifest)
@@ -869,6 +906,20 @@ def interrupted(plans: Sequence[SweepPlan], out: Path) -> Interrupted:
         f"{saved:,} of {total:,} point{'s' if total != 1 else ''} saved in {out}: --resume continues "
         f"(the same command with --out {out} --resume)"
     )
+
+
+def check_sweep_precision(
+    precision: float | None, max_games: int | None, *, several: bool, resume: bool, keep_games: bool, games: int | None
+) -> None:
+    """``--precision`` of a sweep: a valid half-width, one list of players, from the start."""
+    from balance.precision import check_precision
+
+    check_precision(precision, max_games)
+    if precision is not None and (several or resume or keep_games or games is not None):
+        raise UserError(
+            "--precision plays one list of players from the start: leave out --games, --resume, --keep-games "
+            "and a second --players (or --ladder)"
+        )
 
 
 def sweep(
@@ -896,8 +947,14 @@ def sweep(
     player_sets: Sequence[str] | None = None,
     ladder: bool = False,
     seats: int | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> SweepResult:
     """Play a grid of rule variants and store it (see :func:`plan` for the arguments).
+
+    ``precision`` (points) plays every point in rounds of the same games until each
+    seat's and player's 95% interval is at most that wide on each side
+    (:mod:`balance.precision`), ``max_games`` at most.
 
     ``params`` maps a parameter name to a SPEC (``"8..14"``, ``"8,10"``), a list of
     values or one value.  Returns a :class:`SweepResult`; with ``report`` the HTML
@@ -909,6 +966,8 @@ def sweep(
     >>> r = sweep("GAME", params={"car_cost": "8..14"}, games=100_000)  # doctest: +SKIP
     >>> balance.load(r.out)                                             # doctest: +SKIP
     """
+    check_sweep_precision(precision, max_games, several=(player_sets is not None and len(player_sets) > 1) or ladder,
+                          resume=resume, keep_games=bool(keep_games), games=games)
     kwargs = dict(
         params=params, games=games, seed=seed, board=board, rotate_seats=rotate_seats, player_file=player_file,
         keep_games=keep_games, max_points=max_points, threads=threads, scheduler=scheduler, chunk=chunk,
@@ -923,6 +982,7 @@ def sweep(
     if player_sets:
         players = player_sets[0]
     p = plan(game, players=players, out=out, resume=resume, report=report, png=png, **kwargs)
+    p.precision, p.max_games = precision, max_games
     return finish(p, progress=progress)
 
 

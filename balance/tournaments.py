@@ -298,6 +298,8 @@ def tournament(
     command: str | None = None,
     on_start: Callable[[int], None] | None = None,
     stallers: bool = False,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> TournamentResult:
     """Play a tournament between ``players`` and write its counts, figures and report.
     ``stallers`` adds the game's stalling players (``GameSpec.stallers``), so
@@ -315,6 +317,12 @@ def tournament(
 
     check_games(games)
     check_seed(seed)
+    if precision is not None or max_games is not None:
+        from balance.precision import check_precision
+
+        check_precision(precision, max_games)
+        if resume:
+            raise UserError("--precision plays a tournament from the start: leave out --resume")
     spec = get_game(game or default_game())
     labels_in = list(split_players(players)) if isinstance(players, str) else [str(p).strip() for p in players]
     if stallers:
@@ -371,6 +379,7 @@ def tournament(
         atomic_write_json(existing, manifest)
     _, aggregates = load(folder)
     tasks = []
+    runs = {}
     for i, table in enumerate(tables):
         if aggregates[i] is not None:
             continue
@@ -383,6 +392,9 @@ def tournament(
             manifest["board"], manifest["player_file"],
         )
         tasks += tasks_for(run, chunk, point=i)
+        runs[i] = run.absolute()
+    if precision is not None:
+        tasks = []  # played in rounds below
     left = {}
     for t in tasks:
         left[t.point] = left.get(t.point, 0) + t.n_games  # games: an executor may split a task
@@ -405,7 +417,20 @@ def tournament(
 
     try:
         with make_executor(threads, scheduler) as executor:
-            execute(tasks, executor, on_result)
+            if precision is None:
+                execute(tasks, executor, on_result)
+            else:  # every table the same first N games of the seed (balance.precision)
+                from balance.precision import play_points_rounds
+                from balance.runner import DEFAULT_CHUNK
+                from balance.store import atomic_write_json
+
+                multiple = max(int(np.lcm.reduce([r.resolved().seatings.shape[0] for r in runs.values()])), 1)
+                total, rounds = play_points_rounds(runs, executor, precision, max_games, multiple,
+                                                   chunk or DEFAULT_CHUNK, "cpu", progress)
+                (folder / "tables").mkdir(exist_ok=True)
+                for i, agg in total.aggs.items():
+                    atomic_write_json(_table_path(folder, i), agg.to_dict())
+                atomic_write_json(existing, {**manifest, "games": rounds.games[-1], "precision": rounds.to_dict()})
     except KeyboardInterrupt:
         from balance.errors import Interrupted
 

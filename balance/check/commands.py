@@ -41,10 +41,47 @@ def _play(
     return play(plan.run, threads=threads, scheduler=scheduler, progress=progress)
 
 
+def _seconds_per_turn(game: str) -> float:
+    from balance.registry import get_game
+
+    return float(get_game(game).seconds_per_turn or 0.0)
+
+
+def _play_sequential(
+    b: Baseline, plan: CheckPlan, looks: int, threads: int | None, scheduler: str | None,
+    progress: Callable[[int], None] | None,
+) -> tuple[Any, list[Comparison], list[TargetResult], dict[str, Any]]:
+    """The baseline's games in looks of the seed's game indices (check.sequential)."""
+    from balance.check.sequential import looks_for, sequential_compare
+    from balance.executors import make_executor
+    from balance.runner import Task, execute, split
+
+    if isinstance(looks, bool) or not isinstance(looks, int) or not 2 <= looks <= 20:
+        raise UserError(f"--looks {looks}: expected a whole number of looks, 2 to 20")
+    r = plan.run.resolved()
+    portable = r.run.absolute()
+    state: dict[str, Any] = {"games": 0, "agg": None}
+    spt = _seconds_per_turn(plan.game)
+
+    def play_until(n: int) -> dict[str, Any]:
+        tasks = [Task(portable, f, k) for f, k in split(state["games"], n - state["games"], 1 << 17)]
+        agg = execute(tasks, executor, (lambda t, a: progress(a.games)) if progress else None)[0]
+        state["agg"] = agg if state["agg"] is None else state["agg"].merge(agg)
+        state["games"] = n
+        return counts_of(state["agg"], r.labels, r.spec.end_reason_names, spt)
+
+    with make_executor(threads, scheduler) as executor:
+        marks = looks_for(plan.run.games, looks, r.seatings.shape[0])
+        rows, targets, info = sequential_compare(b.data["counts"], play_until, marks, plan.settings, plan.targets)
+    result = RunResult(r.run.replace(games=state["games"]), r.labels, state["agg"], 0.0, r.spec.end_reason_names,
+                       r.spec.score_name)
+    return result, rows, targets, info
+
+
 def _record(plan: CheckPlan, result: RunResult) -> dict[str, Any]:
     from balance import __version__
 
-    counts = counts_of(result.aggregate, result.strategies, result.end_reasons)
+    counts = counts_of(result.aggregate, result.strategies, result.end_reasons, _seconds_per_turn(plan.game))
     run = plan.run
     return {
         "format": FORMAT,
@@ -182,6 +219,7 @@ class BaselineCheck:
     comparisons: list[Comparison]
     targets: list[TargetResult]
     elapsed_s: float
+    sequential: dict[str, Any] | None = None  # check --sequential: the looks played and why it stopped
 
     @property
     def regressions(self) -> list[Comparison]:
@@ -233,6 +271,7 @@ class BaselineCheck:
             "metrics": [c.to_dict() for c in self.comparisons],
             "targets": [t.to_dict() for t in self.targets],
             "elapsed_s": self.elapsed_s,
+            **({"sequential": self.sequential} if self.sequential else {}),
         }
 
 
@@ -285,8 +324,12 @@ def check(
     scheduler: str | None = None,
     progress: Callable[[int], None] | None = None,
     on_start: Callable[[int], None] | None = None,
+    sequential: int | None = None,
 ) -> CheckReport:
     """Re-play each baseline's games with today's code and rules and compare.
+
+    ``sequential``: play them in that many looks and stop when the verdict is
+    certain (:mod:`balance.check.sequential`).
 
     ``baselines``: files (default: every ``reports/baselines/*.json``).  The rule
     file in force (``config``, else ``./balance.toml`` when ``use_config``) gives
@@ -309,11 +352,17 @@ def check(
         if seed is not None:
             plan.run = plan.run.replace(seed=seed)
         start = time.perf_counter()
-        result = _play(
-            plan, threads, scheduler or (cfg.scheduler if cfg else None), progress
-        )
-        now = counts_of(result.aggregate, result.strategies, result.end_reasons)
-        rows, targets = compare(b.data["counts"], now, plan.settings, plan.targets)
+        seq = None
+        if sequential is None:
+            result = _play(
+                plan, threads, scheduler or (cfg.scheduler if cfg else None), progress
+            )
+            now = counts_of(result.aggregate, result.strategies, result.end_reasons, _seconds_per_turn(plan.game))
+            rows, targets = compare(b.data["counts"], now, plan.settings, plan.targets)
+        else:
+            result, rows, targets, seq = _play_sequential(
+                b, plan, sequential, threads, scheduler or (cfg.scheduler if cfg else None), progress
+            )
         recorded = b.data["config"]["rules"]
         changed = {
             k: (recorded.get(k), v)
@@ -336,6 +385,7 @@ def check(
                 comparisons=rows,
                 targets=targets,
                 elapsed_s=time.perf_counter() - start,
+                sequential=seq,
             )
         )
     return report

@@ -5,7 +5,10 @@ counts (what a baseline file stores); ``metrics_of`` computes every metric from
 counts, each with its 95% interval: proportions (win rate per seat and per
 player, no-winner rate, each end reason's share) with Wilson intervals, the
 mean game length with a normal interval, and the median and 90th percentile of
-game length with distribution-free intervals.
+game length with distribution-free intervals; for a game that declares the
+table time of a turn, the same three in minutes (``minutes_mean`` ...: the
+turns' figures times ``seconds_per_turn / 60``, targets only: a check compares
+them once, as turns).
 """
 
 from __future__ import annotations
@@ -24,11 +27,14 @@ QUANTILES = {"turns_median": 0.5, "turns_p90": 0.9}
 
 
 def counts_of(
-    agg: Any, strategies: Sequence[str], end_reasons: Sequence[str]
+    agg: Any, strategies: Sequence[str], end_reasons: Sequence[str], seconds_per_turn: float = 0.0
 ) -> dict[str, Any]:
-    """The counts behind every metric of an :class:`~balance.aggregate.Aggregate` (JSON-ready)."""
+    """The counts behind every metric of an :class:`~balance.aggregate.Aggregate` (JSON-ready);
+    with the game's ``seconds_per_turn`` the length in minutes is a metric too."""
     hist = np.asarray(agg.turns_hist, dtype=np.int64)
+    extra = {"seconds_per_turn": float(seconds_per_turn)} if seconds_per_turn else {}
     return {
+        **extra,
         "games": int(agg.games),
         "seat_wins": [int(x) for x in agg.seat_wins],
         "strategies": list(strategies),
@@ -133,5 +139,10 @@ def metrics_of(counts: Mapping[str, Any]) -> dict[str, Metric]:
                 (float(lo), float(hi)),
                 n,
             )
+        scale = float(counts.get("seconds_per_turn") or 0.0) / 60.0
+        for name in [k for k in out if k.startswith("turns_")] if scale else ():
+            m = out[name]
+            minutes = name.replace("turns_", "minutes_")  # the turns' figure at the table's pace
+            out[minutes] = Metric(minutes, "mean", m.value * scale, (m.ci95[0] * scale, m.ci95[1] * scale), n)
     return out
 

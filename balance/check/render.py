@@ -115,6 +115,12 @@ def notes(r: Any) -> list[str]:
             "compared once: " + ", ".join(once) + " (each of these players keeps its seat), so they do not enlarge "
             "the correction's family"
         )
+    seq = getattr(r, "sequential", None)
+    if seq:  # check --sequential (balance.check.sequential)
+        out.append(
+            f"sequential: {seq['games_played']:,} of {seq['games_planned']:,} games in {seq['looks_played']} of "
+            f"{seq['looks_planned']} looks (O'Brien-Fleming-type alpha spending, sequential Holm); {seq['stopped']}"
+        )
     return out
 
 

@@ -205,6 +205,11 @@ def check(
     ] = None,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
+    sequential: Annotated[
+        bool,
+        typer.Option("--sequential", help="Play in looks; stop once the verdict is certain (false alarms still at alpha)."),
+    ] = False,
+    looks: Annotated[int | None, typer.Option("--looks", help="Looks of --sequential (default 4).")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Replay each baseline's games with today's code and rules; exit 1 on a regression or failed target."""
@@ -213,6 +218,8 @@ def check(
 
     if markdown and as_json:
         raise UserError("--markdown and --json: choose one")
+    if looks is not None and not sequential:
+        raise UserError("--looks goes with --sequential")
     if html is not None:
         from balance.report.run import check_out
 
@@ -228,6 +235,7 @@ def check(
                 scheduler=scheduler,
                 progress=bar,
                 on_start=bar.set_total,
+                sequential=(looks or 4) if sequential else None,
             ),
             "no verdict: the check stopped before every baseline was replayed (nothing written)",
         )

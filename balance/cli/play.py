@@ -70,6 +70,17 @@ def run(
     report: Annotated[
         Optional[str], typer.Option("--report", help="Also write the run's HTML page (and FILE.json with its numbers).")
     ] = None,
+    precision: Annotated[
+        Optional[float],
+        typer.Option("--precision", help="Play rounds until every seat's and player's 95% interval is at most ± this many points."),
+    ] = None,
+    max_games: Annotated[
+        Optional[str], typer.Option("--max-games", help="Most games --precision may play (default 10000000).")
+    ] = None,
+    seconds_per_turn: Annotated[
+        Optional[float],
+        typer.Option("--seconds-per-turn", help="Table time of a player turn, for the length in minutes (default: the game's)."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play many games of one rule set: win rates, end reasons and game length, with 95% intervals.
@@ -86,7 +97,12 @@ def run(
         check_out(report)
     if config is not None and no_config:
         raise UserError("--config and --no-config: choose one")
+    if precision is not None and games is not None:
+        raise UserError("--games and --precision: choose one (--max-games caps a run to a precision)")
     n = parse_count(games) if games is not None else None
+    cap = parse_count(max_games, "--max-games") if max_games is not None else None
+    if cap is not None and precision is None:
+        raise UserError("--max-games goes with --precision (without it, --games says how many games)")
     with GameProgress(n, f"{game or 'run'}") as bar:
         result = interruptible(
             lambda: api_run(
@@ -105,6 +121,9 @@ def run(
                 config=config,
                 use_config=not no_config,
                 on_start=bar.set_total,
+                precision=precision,
+                max_games=cap,
+                seconds_per_turn=seconds_per_turn,
             ),
             "nothing saved: 'balance run' keeps no results (a sweep with --out can be resumed)",
         )
@@ -186,7 +205,17 @@ def render_run(data: dict[str, Any]) -> None:
         f"Game length in player turns (n={data['games']:,}): mean {t['mean']:.2f} ± {1.96 * t['mean_se']:.2f}, "
         f"median {t['median']}, p10 {t['p10']}, p90 {t['p90']}, max {t['max']}"
     )
+    m = data.get("minutes")
+    if m:
+        con.print(
+            f"Game length in minutes at {m['seconds_per_turn']:g} s a turn (n={data['games']:,}): mean {m['mean']:.1f} "
+            f"(95% CI {m['mean_ci95'][0]:.1f}–{m['mean_ci95'][1]:.1f}), median {m['median']:.1f}, p90 {m['p90']:.1f} "
+            f"({m['source']})",
+            markup=False,
+        )
     con.print(f"{data['games']:,} games in {data['elapsed_s']:.2f} s: {data['games_per_second']:,.0f} games/s")
+    if data.get("precision_note"):
+        con.print(data["precision_note"], markup=False)
     if data.get("warning"):
         con.print(f"[yellow]note:[/yellow] {data['warning']}")
 

@@ -90,13 +90,24 @@ def sweep(
     seats: Annotated[
         int | None, typer.Option("--seats", help="Seats for --ladder (default: the game's default table).")
     ] = None,
+    precision: Annotated[
+        float | None,
+        typer.Option("--precision", help="Play rounds of the same games at every point until each seat's and "
+                     "player's 95% interval is at most ± this many points."),
+    ] = None,
+    max_games: Annotated[
+        str | None, typer.Option("--max-games", help="Most games per point --precision may play (default 10000000).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Play a grid of rule variants (same seeds at every point) and store the counts; see docs/sweeps.md."""
     from balance.errors import UserError
     from balance.runspec import parse_param_assignments
-    from balance.sweep import command_line, finish, ladder_sets, plan
+    from balance.sweep import check_sweep_precision, command_line, finish, ladder_sets, plan
 
+    cap = parse_count(max_games, "--max-games") if max_games is not None else None
+    check_sweep_precision(precision, cap, several=ladder or (players is not None and len(players) > 1),
+                          resume=resume, keep_games=bool(keep_games), games=parse_count(games) if games else None)
     if ladder:
         if players:
             raise UserError("--ladder plays the game's ladder of players: leave out --players")
@@ -135,6 +146,7 @@ def sweep(
         command=command_line() if "sweep" in sys.argv[1:] else None,
         device=device,
     )
+    the_plan.precision, the_plan.max_games = precision, cap
     if as_json and dry_run:
         print_json({"dry_run": True, **the_plan.to_dict()})
         return
@@ -146,6 +158,9 @@ def sweep(
     if dry_run:
         return
     n_points = the_plan.n_points
+    if precision is not None:
+        stdout_console().print(f"--precision {precision:g}: rounds of the same games at every point "
+                               "(the games above are not a limit)", markup=False)
     with GameProgress(the_plan.pending_games, f"{the_plan.game}: point {len(the_plan.done)}/{n_points}") as bar:
         result = interruptible(
             lambda: finish(
@@ -159,6 +174,14 @@ def sweep(
         print_json(result.to_dict())
     else:
         render_sweep(result)
+        done = result.manifest.get("precision")
+        if done:
+            last = done["rounds"][-1]
+            stdout_console().print(
+                f"--precision {precision:g}: " + (
+                    "every point's seat and player intervals at most" if done["reached"] else "not reached: widest"
+                ) + f" ±{last['widest_half_width_points']:.2f} points after {last['games']:,} games per point in "
+                f"{len(done['rounds'])} rounds", markup=False)
 
 
 def sweep_lists(

@@ -33,7 +33,7 @@ def tournament(
             help="Comma-separated players to rate, e.g. greedy,fleet,nearest,mc (parameters: greedy:reserve=3;x=1).",
         ),
     ] = "",
-    games: Annotated[str, typer.Option("--games", "-n", help="Games per table (1e4, 20k). Default 20000.")] = "20000",
+    games: Annotated[str | None, typer.Option("--games", "-n", help="Games per table (1e4, 20k). Default 20000.")] = None,
     seats: Annotated[
         int | None,
         typer.Option("--seats", help="Seats per table (default: the game's fewest); above 2, every table of that many distinct players."),
@@ -57,6 +57,14 @@ def tournament(
         typer.Option("--stallers", help="Add the game's stalling players (GameSpec.stallers): do the rules let a player "
                      "keep a game from ending?"),
     ] = False,
+    precision: Annotated[
+        float | None,
+        typer.Option("--precision", help="Play rounds of the same games at every table until each seat's and player's "
+                     "95% interval is at most ± this many points."),
+    ] = None,
+    max_games: Annotated[
+        str | None, typer.Option("--max-games", help="Most games per table --precision may play (default 10000000).")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Rate players: every pairing with seats rotated on the same games, a win-rate matrix, Bradley-Terry
@@ -69,12 +77,16 @@ def tournament(
         from balance.errors import UserError
 
         raise UserError("--players: name at least 2 players to rate, e.g. --players greedy,fleet,mc")
+    if precision is not None and games is not None:
+        from balance.errors import UserError
+
+        raise UserError("--games and --precision: choose one (--max-games caps a run to a precision)")
     name = game or _default()
     with GameProgress(None, f"{name}: tournament") as bar:
         result = interruptible(lambda: play_tournament(
             name,
             players=players,
-            games=parse_count(games),
+            games=parse_count(games) if games is not None else 20_000,
             seats=seats,
             seed=seed,
             params=parse_param_assignments(param or []),
@@ -90,11 +102,21 @@ def tournament(
             command=command_line() if "tournament" in sys.argv[1:] else None,
             on_start=bar.set_total,
             stallers=stallers,
+            precision=precision,
+            max_games=parse_count(max_games, "--max-games") if max_games is not None else None,
         ), "the tables are saved in --out as they finish: --resume continues")
     if as_json:
         print_json({**result.to_dict(), "out": str(result.out), "html": str(result.html) if result.html else None})
         return
     render(result)
+    done = result.manifest.get("precision")
+    if done:
+        last = done["rounds"][-1]
+        stdout_console().print(
+            f"--precision {precision:g}: " + ("every table's seat and player intervals at most" if done["reached"]
+                                              else "not reached: widest")
+            + f" ±{last['widest_half_width_points']:.2f} points after {last['games']:,} games per table in "
+            f"{len(done['rounds'])} rounds", markup=False)
 
 
 def _default() -> str:

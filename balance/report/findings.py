@@ -410,6 +410,92 @@ def fairest(ctx: Context) -> list[Finding]:
     ]
 
 
+CROSSING_RULE = (
+    "How a crossing is read: between the two swept values whose win rates lie on either side of the fair share, "
+    "the rate is taken as linear; the crossing is where that line meets the fair share, and its 95% interval is "
+    "every value where the line through the points' 95% Wilson intervals still contains the fair share (the "
+    "interval ends where the upper and the lower bound cross it). Read only when the rate crosses once."
+)
+
+
+def crossing(xs: Sequence[float], rates: Sequence[float], lows: Sequence[float], highs: Sequence[float],
+             level: float) -> dict[str, Any] | None:
+    """Where a response measured at increasing ``xs`` crosses ``level`` (linear
+    between points), with the interval of values where its pointwise 95% band
+    contains ``level`` (:data:`CROSSING_RULE`); None unless it crosses exactly once.
+    An interval end outside the swept values is None (not reached)."""
+
+    def meets(ys: Sequence[float]) -> list[float]:
+        out = []
+        for (x0, y0), (x1, y1) in itertools.pairwise(zip(xs, ys)):
+            if (y0 - level) * (y1 - level) < 0:
+                out.append(x0 + (level - y0) * (x1 - x0) / (y1 - y0))
+            elif y1 == level and (y0 - level) != 0:
+                out.append(x1)
+        return out
+
+    at = meets(rates)
+    if len(at) != 1:
+        return None
+    rising = rates[-1] > rates[0]
+    upper, lower = meets(highs), meets(lows)  # a rising rate: its band contains level from where the
+    # upper bound rises through it to where the lower bound does
+    def nearest(cands: list[float], side: int) -> float | None:
+        picks = [c for c in cands if (c <= at[0] if side < 0 else c >= at[0])]
+        return (max(picks) if side < 0 else min(picks)) if picks else None
+
+    lo = nearest(upper if rising else lower, -1)
+    hi = nearest(lower if rising else upper, +1)
+    return {"value": at[0], "ci95": [lo, hi], "rule": CROSSING_RULE}
+
+
+def player_distance(point: Mapping[str, Any]) -> tuple[float, float, float]:
+    """A point's distance from fairness between players: its worst player's
+    ``|win rate - its own fair share|`` and that distance's interval (as :func:`distance`)."""
+    d = lo = hi = 0.0
+    for x in point["strategies"]:
+        a, b = x["ci95"]
+        fair = x["fair_share"]
+        d = max(d, abs(x["win_rate"] - fair))
+        lo = max(lo, 0.0 if a <= fair <= b else min(abs(a - fair), abs(b - fair)))
+        hi = max(hi, abs(a - fair), abs(b - fair))
+    return d, lo, hi
+
+
+def fairest_for_players(ctx: Context) -> list[Finding]:
+    """The fairest points between the players (each against its own fair share), by the
+    rule of :data:`FAIREST_RULE`: with several distinct players only."""
+    points = ctx.points
+    if not ctx.multi or not points or len(points[0].get("strategies", ())) < 2:
+        return []
+    dist = {p["point"]: player_distance(p) for p in points}
+    best = min(points, key=lambda p: (dist[p["point"]][0], p["point"]))
+    db, _, hb = dist[best["point"]]
+    candidates = [
+        p for p in points
+        if p is best or (dist[p["point"]][0] - db) - math.sqrt((dist[p["point"]][0] - dist[p["point"]][1]) ** 2 + (hb - db) ** 2) <= 0
+    ]
+    candidates.sort(key=lambda p: (p is not best, dist[p["point"]][0], p["point"]))
+
+    def worst(p: Mapping[str, Any]) -> str:
+        x = max(p["strategies"], key=lambda s: abs(s["win_rate"] - s["fair_share"]))
+        return (f"{where(p['params'])} (worst player {x['player']}: {fmt.percent_ci(x['win_rate'], x['ci95'])} "
+                f"against its share {fmt.percent(x['fair_share'])})")
+
+    listed = "; ".join(worst(p) for p in candidates[:6]) + (f"; and {len(candidates) - 6} more" if len(candidates) > 6 else "")
+    if len(candidates) == 1:
+        text = f"Between the players, the fairest point is {listed}; every other point is clearly less fair."
+        verdict = INFO
+    else:
+        text = (f"Between the players, the fairest points, within noise of each other ({len(candidates)} of "
+                f"{len(points)}): {listed}. At {ctx.games_text()} they cannot be told apart.")
+        verdict = UNSURE
+    return [{
+        "kind": "fairest_players", "verdict": verdict, "text": text, "point": best["point"],
+        "candidates": [p["point"] for p in candidates], "rule": FAIREST_RULE,
+    }]
+
+
 def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
     """How seat ``s``'s win rate moves from the first value of a swept parameter to
     the last (Newcombe interval of the change), and where it crosses the fair share."""
@@ -439,7 +525,21 @@ def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
             f"{change} points (95% CI {low} to {high}; a change smaller than {fmt.points(detectable, 1, sign=False)} "
             "points would not show at this n)"
         )
-    if cross:
+    where_cross = None
+    numeric = all(isinstance(p["value"], (int, float)) and not isinstance(p["value"], bool) for p in series)
+    if cross and numeric and len(cross) == 1:
+        where_cross = crossing([float(p["value"]) for p in series], [p["seats"][s]["win_rate"] for p in series],
+                               [p["seats"][s]["ci95"][0] for p in series], [p["seats"][s]["ci95"][1] for p in series],
+                               fair)
+    if where_cross is not None:
+        lo, hi = where_cross["ci95"]
+        ends = (f"{lo:.3g}" if lo is not None else f"below {fmt.format_value(first['value'])}",
+                f"{hi:.3g}" if hi is not None else f"beyond {fmt.format_value(last['value'])}")
+        u, v = cross[0]
+        text += (f"; it crosses {fmt.percent(fair)} between {name}={fmt.format_value(u)} and {fmt.format_value(v)}, "
+                 f"at {name} ≈ {where_cross['value']:.3g} (95% CI {ends[0]} to {ends[1]}; linear between the swept "
+                 "values, from their Wilson intervals)")
+    elif cross:
         text += "; it crosses " + fmt.percent(fair) + " between " + " and between ".join(
             f"{name}={fmt.format_value(u)} and {fmt.format_value(v)}" for u, v in cross
         )
@@ -455,6 +555,7 @@ def seat_trend(ctx: Context, axis: Mapping[str, Any], s: int) -> Finding:
         "ci95": [dlo, dhi],
         "detectable": detectable,
         "crossings": [list(c) for c in cross],
+        "crossing": where_cross,
     }
 
 
@@ -472,12 +573,24 @@ def length_trend(ctx: Context, axis: Mapping[str, Any]) -> Finding:
         "kind": "length",
         "verdict": INFO,
         "text": f"As {axis['name']} goes from {fmt.format_value(first['value'])} to "
-        f"{fmt.format_value(last['value'])}{pooled}, {median} (mean {_mean(t0)} to {_mean(t1)}).",
+        f"{fmt.format_value(last['value'])}{pooled}, {median} (mean {_mean(t0)} to {_mean(t1)})"
+        + _minutes(ctx, t0, t1) + ".",
         "axis": axis["name"],
         "median": [t0["median"], t1["median"]],
         "mean": [t0["mean"], t1["mean"]],
         "mean_se": [t0["mean_se"], t1["mean_se"]],
     }
+
+
+def _minutes(ctx: Context, *turns: Mapping[str, Any]) -> str:
+    """``; at 60 s a turn, 20.2 ± 0.12 to 25.2 ± 0.14 minutes`` when the run recorded
+    the table time of a turn (the game's ``seconds_per_turn``), else nothing."""
+    spt = ctx.manifest.get("seconds_per_turn")
+    if not spt:
+        return ""
+    scale = float(spt) / 60.0
+    shown = " to ".join(f"{t['mean'] * scale:,.1f} ± {1.96 * t['mean_se'] * scale:,.2f}" for t in turns)
+    return f"; at {spt:g} s a turn, {shown} minutes at the table"
 
 
 def _mean(t: Mapping[str, Any]) -> str:
@@ -506,7 +619,7 @@ def length(ctx: Context) -> list[Finding]:
             "kind": "length",
             "verdict": INFO,
             "text": f"The median game lasts {t['median']} turns (95% CI {t['median_ci95'][0]}–{t['median_ci95'][1]}; "
-            f"p10 {t['p10']}, p90 {t['p90']}; mean {_mean(t)}).",
+            f"p10 {t['p10']}, p90 {t['p90']}; mean {_mean(t)}{_minutes(ctx, t)}).",
             "median": t["median"],
             "mean": t["mean"],
         }
@@ -651,6 +764,7 @@ FINDINGS: tuple[Callable[[Context], list[Finding]], ...] = (
     power,
     fairness,
     fairest,
+    fairest_for_players,
     along_axes,
     length,
     players,

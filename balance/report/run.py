@@ -123,6 +123,18 @@ def run_report(
     warning = result.extra.get("warning")
     if warning:  # seatings played unevenly (--rotate-seats with games not a multiple of them)
         data["findings"].append({"kind": "note", "verdict": "unsure", "text": warning[:1].upper() + warning[1:] + "."})
+    spt = result.extra.get("seconds_per_turn")
+    if spt and data["points"]:  # the length at the table (the game's declared, or --seconds-per-turn)
+        from balance.summary import minutes
+
+        m = minutes(data["points"][0]["turns"], spt, result.extra.get("seconds_per_turn_source", ""))
+        data["minutes"] = m
+        data["findings"].append({
+            "kind": "length", "verdict": "info",
+            "text": f"At {spt:g} seconds a player turn ({m['source']}), a game lasts {m['mean']:.1f} minutes on average "
+            f"(95% CI {m['mean_ci95'][0]:.1f} to {m['mean_ci95'][1]:.1f}, n={result.games:,}); median {m['median']:.1f}, "
+            f"90th percentile {m['p90']:.1f} minutes.",
+        })
     figures = build_figures(data, manifest)
     for k, f in enumerate(figures):
         f["svg"] = svg_inline(f["figure"], f"f{k}", f["title"])

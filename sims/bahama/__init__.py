@@ -43,6 +43,9 @@ class BahamaSpec(GameSpec):
     # The ladder a finding is checked along (balance sweep --ladder): the best
     # heuristic (docs/players.md) and the trained one (docs/train.md).
     best_heuristic = "nearest"
+    # Table time of a player turn (game length in minutes): reading.
+    seconds_per_turn = 15.0
+    seconds_per_turn_source = 'reading: a turn is one move of one taxi and a pick-up or a drop (RULES.md, "Table time")'
     trained_heuristic = "best_fare:ride_discount=83;aboard_bonus=30"
     # The search (docs/players.md, Bahama Taxi): 128 playouts to the end over the
     # trained best_fare (it beats nearest, the best untuned heuristic, 63.6%),

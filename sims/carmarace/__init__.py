@@ -44,6 +44,9 @@ class Carmarace(GameSpec):
     # The ladder a finding is checked along (balance sweep --ladder): the best
     # heuristic (docs/players.md) and the trained one (docs/train.md, which kept the defaults).
     best_heuristic = "saboteur"
+    # Table time of a player turn (game length in minutes): reading.
+    seconds_per_turn = 20.0
+    seconds_per_turn_source = 'reading: a turn is a roll, a move and at most a card (RULES.md, "Table time")'
     trained_heuristic = ""
     # The search (docs/players.md, Carmarace): 64 playouts 4 turns deep over
     # saboteur, common random numbers, a switch at z >= 1, successive halving

@@ -68,6 +68,9 @@ class CarnageSpec(GameSpec):
                    "balance run carnage --players mc:rollouts=1024,mc:rollouts=256 --rotate-seats --games 400 --seed 11"),
     )
     has_gpu = True
+    # Table time of a player turn (game length in minutes): rulebook.
+    seconds_per_turn = 60.0
+    seconds_per_turn_source = 'rulebook: "Game Duration : ~20 minutes"; the default players average 20.2 player turns (20,000 games, seed 0): 1200 s / 20 turns'
 
     # ----- parameters and board ---------------------------------------------------
     def check_params(self, values: Mapping[str, Any]) -> None:

@@ -45,6 +45,9 @@ class TagCity(GameSpec):
     # The ladder a finding is checked along (balance sweep --ladder): the best
     # heuristic (docs/players.md) and the trained one (docs/train.md).
     best_heuristic = "builder"
+    # Table time of a player turn (game length in minutes): reading.
+    seconds_per_turn = 60.0
+    seconds_per_turn_source = 'reading: a turn is a round of dice everybody paints (RULES.md, "Table time")'
     trained_heuristic = "sniper:gain_weight=1;contact_halves=6"
     # The search (docs/players.md, Tag City): 64 playouts two rounds deep over
     # builder, common random numbers, a switch at z >= 1 (at 32, 4x the budget

@@ -39,6 +39,9 @@ class Taxi(GameSpec):
     # The ladder a finding is checked along (balance sweep --ladder): the best
     # heuristic (docs/players.md) and the trained one (docs/train.md).
     best_heuristic = "router"
+    # Table time of a player turn (game length in minutes): reading.
+    seconds_per_turn = 30.0
+    seconds_per_turn_source = 'reading: a turn is a roll, a drive through the streets and its lights, and a card (RULES.md, "Table time")'
     trained_heuristic = "router:journey_above=15000;bet_reserve=4000;buy_margin=5000;freeway_greens=4"
     # The search (docs/players.md, TAXI!): 64 playouts over router, cut after 4
     # player turns and scored by evaluate's standing, common random numbers, a

@@ -1,0 +1,187 @@
+"""The page of ``balance compare`` (``--report R.html``): B against A in the house
+style, with its JSON (``R.json``) and Markdown (``R.md``) twins.
+
+The summary box says in plain words what B changes, each change with its
+paired 95% interval; per players list, the table of every metric under A and
+under B with the paired difference, the Holm-adjusted p-value and the verdict
+(a seat's clear move toward its fair share green, away from it red, when the
+seats are comparable; every other row in ink, a clear change in bold); then the same
+pictures for A and for B side by side (the run page's figures, drawn from each
+side's counts), and how the numbers were made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from balance import format as fmt
+from balance.errors import UserError
+
+
+def check_report(out: str | os.PathLike[str]) -> Path:
+    from balance.report.run import check_out
+
+    return check_out(out, "--report", "compare.html")
+
+
+def _side_figures(result: Any, section: Any, side: int, prefix: str) -> list[dict[str, Any]]:
+    from balance.play import RunResult
+    from balance.report.data import report_data
+    from balance.report.figures import build_figures, svg_inline
+    from balance.report.run import run_manifest
+
+    agg = section.paired.a if side == 0 else section.paired.b
+    run = section.runs[side].replace(games=agg.games)
+    rr = RunResult(run, list(section.strategies), agg, 0.0, list(section.end_reasons), section.score_name)
+    manifest = run_manifest(rr, command="balance compare")
+    data = report_data(manifest, {0: agg})
+    figures = build_figures(data, manifest)
+    for k, f in enumerate(figures):
+        f["svg"] = svg_inline(f["figure"], f"{prefix}{k}", f["title"])
+    return figures
+
+
+def row_verdict(section: Any, row: Any) -> str:
+    """A row's colour (the house style's verdicts): a seat's clear move toward its fair
+    share is good, away from it bad, when the seats are comparable (one player in every
+    seat, or seats rotated); every other clear change, and no clear change, is info."""
+    comparable = len(section.strategies) == 1 or section.runs[0].rotate_seats
+    if not row.changed or not row.name.startswith("seat_win_rate[") or not comparable:
+        return "info"
+    fair = 1.0 / len(section.players)
+    return "good" if abs(row.b.value - fair) < abs(row.a.value - fair) else "bad"
+
+
+def render_html(result: Any) -> str:
+    from balance.report.html import e, head, summary_box, tail, toc
+    title = f"{result.title}: B against A"
+    parts = head(title)
+    a, b = result.sides
+    parts.append(
+        f'<header><h1>{e(title)}</h1><p class="lede">A: {e(a.source)}. B: {e(b.source)}. Rules changed: '
+        f"{e(result.rules_text())}. Both played on seed {result.seed}, game for game the same deals (common random "
+        "numbers); every difference is paired, with its 95% interval and the number of pairs behind it.</p></header>"
+    )
+    sentences = [x for s in result.sections for x in result.summary(s)[:1]]
+    from balance.report.html import worst
+
+    verdict = worst(row_verdict(s, r) for s in result.sections for r in s.rows)
+    parts.append(summary_box(sentences, verdict))
+    entries = [(f"players-{i}", f"{', '.join(s.players)}: {s.games:,} pairs") for i, s in enumerate(result.sections)]
+    entries.append(("how", "How the numbers were made"))
+    parts.append(toc(entries))
+    for i, s in enumerate(result.sections):
+        parts.append(f'<section id="players-{i}"><h2>{e(", ".join(s.players))}: {s.games:,} pairs of games</h2>')
+        for sentence in result.summary(s)[1:]:
+            parts.append(f'<p class="rule">{e(sentence)}</p>')
+        if s.rounds is not None:
+            parts.append(f'<p class="rule">{e(s.rounds.sentence())}.</p>')
+        parts.append(f'<div class="scroll"><table id="metrics-{i}"><thead><tr>'
+                     + "".join(f'<th class="{"l" if k in (0, 5) else ""}">{e(h)}</th>' for k, h in enumerate(HEADER))
+                     + "</tr></thead><tbody>")
+        for row, cells in zip(s.rows, table_rows(s)):
+            cls = row_verdict(s, row)
+            tds = "".join(
+                f'<td class="{"l" if k in (0, 5) else ""}">{"<b>" if row.changed and k == 5 else ""}{e(c)}'
+                f'{"</b>" if row.changed and k == 5 else ""}</td>' for k, c in enumerate(cells)
+            )
+            parts.append(f'<tr class="verdict-{cls}">{tds}</tr>')
+        parts.append("</tbody></table></div>")
+        figs = [_side_figures(result, s, side, f"p{i}{'ab'[side]}") for side in (0, 1)]
+        for fa, fb in zip(*figs):
+            parts.append(f"<h3>{e(fa['title'])}</h3>")
+            parts.append('<div style="display:grid;grid-template-columns:repeat(auto-fit,minmax(360px,1fr));gap:16px">')
+            for label, f in (("A", fa), ("B", fb)):
+                parts.append(f"<figure>{f['svg']}<figcaption><b>{label}</b>: {e(f['caption'])}</figcaption></figure>")
+            parts.append("</div>")
+        parts.append("</section>")
+    parts.append('<section id="how"><h2>How the numbers were made</h2><ul class="findings">'
+                 + "".join(f'<li class="verdict-info">{e(x)}</li>' for x in how_text(result)) + "</ul></section>")
+    parts.append("<footer>" + e("Made by balance compare; the JSON and Markdown twins beside this page hold every number.")
+                 + "</footer>")
+    parts.append(tail())
+    return "\n".join(parts)
+
+
+def write_report(result: Any, out: str | os.PathLike[str]) -> dict[str, Path]:
+    """Write ``out`` (HTML), its ``.json`` and ``.md`` twins; every file whole or none."""
+    from balance.report.write import _finite
+    from balance.store import atomic_write_bytes, json_default
+
+    path = check_report(out)
+    if path.parent and not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    page = render_html(result)
+    data = json.dumps(_finite(result.to_dict()), indent=1, default=json_default) + "\n"
+    md = render_markdown(result)
+    paths = {"html": path, "json": path.with_suffix(".json"), "markdown": path.with_suffix(".md")}
+    try:
+        atomic_write_bytes(paths["json"], data.encode("utf-8"))
+        atomic_write_bytes(paths["markdown"], md.encode("utf-8"))
+        atomic_write_bytes(paths["html"], page.encode("utf-8"))
+    except OSError as exc:
+        raise UserError(f"--report {out}: cannot write ({exc.strerror or exc})") from None
+    return paths
+
+
+# --------------------------------------------------------------------------- text
+def table_rows(section: Any) -> list[list[str]]:
+    """``metric, A (95% CI), B (95% CI), B − A (95% CI), adjusted p, verdict`` per metric."""
+    out = []
+    for r in section.rows:
+        kind = r.kind
+        av = fmt.values(kind, (r.a.value, *r.a.ci95))
+        bv = fmt.values(kind, (r.b.value, *r.b.ci95))
+        d, lo, hi = fmt.differences(kind, (r.diff, *r.ci95))
+        unit = "" if kind == "proportion" else f" {r.unit}"
+        verdict = ("changed" if r.changed else "no clear change") + ("" if r.tested else " (as turns)")
+        out.append([
+            r.name, f"{av[0]} ({av[1]}–{av[2]})", f"{bv[0]} ({bv[1]}–{bv[2]})", f"{d}{unit} ({lo} to {hi})",
+            fmt.p_value(r.p_adjusted) if r.tested else "–", verdict,
+        ])
+    return out
+
+
+HEADER = ["metric", "A (95% CI)", "B (95% CI)", "B − A (95% CI)", "Holm p", "verdict"]
+
+
+def how_text(result: Any) -> list[str]:
+    lines = [
+        f"Pairs: game g of seed {result.seed} under A and under B (common random numbers); every difference is the "
+        "mean of the per-game differences B − A, its 95% interval the normal interval of their spread (proportions: "
+        "McNemar's z; median and p90: a bootstrap of the pairs and a paired Mood test).",
+        f"Holm's correction over the {sum(r.tested for r in result.sections[0].rows)} metrics of each players list, "
+        f"family-wise α = {result.alpha:g}; 'changed' means a Holm-adjusted p of at most α.",
+    ]
+    if result.seconds_per_turn:
+        lines.append(f"Minutes: {result.seconds_per_turn:g} s per player turn ({result.seconds_per_turn_source}); "
+                     "a minute figure is its turn figure times that, tested once, as turns.")
+    return lines
+
+
+def render_markdown(result: Any) -> str:
+    lines = [f"# {result.title}: B against A", ""]
+    lines.append(f"- A: {result.sides[0].source}")
+    lines.append(f"- B: {result.sides[1].source}")
+    lines.append(f"- rules changed: {result.rules_text()}")
+    lines.append("")
+    for s in result.sections:
+        lines.append(f"## {', '.join(s.players)}: {s.games:,} pairs of games")
+        lines.append("")
+        for sentence in result.summary(s):
+            lines.append(f"**{sentence}**" if sentence is result.summary(s)[0] else sentence)
+            lines.append("")
+        if s.rounds is not None:
+            lines += [s.rounds.sentence() + ".", ""]
+        lines.append("| " + " | ".join(HEADER) + " |")
+        lines.append("|" + "|".join("---" if i == 0 or i == 5 else "---:" for i in range(len(HEADER))) + "|")
+        for row in table_rows(s):
+            lines.append("| " + " | ".join(row) + " |")
+        lines.append("")
+    lines.append("## How to read it")
+    lines.append("")
+    lines += [f"- {x}" for x in how_text(result)]
+    return "\n".join(lines) + "\n"

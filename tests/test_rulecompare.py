@@ -186,6 +186,7 @@ def test_cli_param_against_the_defaults_json(files, capsys):
         (["A.toml", "B.toml", "C.toml"], "at most two rule files"),
         (["missing.toml", "B.toml"], "missing.toml: no such file"),
         (["A.toml", "B.toml", "--report", "c.txt"], "ending in .html"),
+        (["A.toml", "B.toml", "--png", "c.svg"], "ending in .png"),
         (["A.toml", "B.toml", "--precision", "0"], "--precision 0"),
         (["A.toml", "B.toml", "--max-games", "100"], "--max-games goes with --precision"),
         (["A.toml", "B.toml", "--seconds-per-turn", "-3"], "--seconds-per-turn"),
@@ -216,3 +217,22 @@ def test_cli_fits_the_terminal(files, capsys, monkeypatch, width):
     assert "…" not in out
     assert all(cell_len(line) <= width for line in out.splitlines()), max(out.splitlines(), key=cell_len)
     assert "minutes_mean" in out
+
+
+def test_the_page_draws_every_difference_with_its_interval_and_png_writes_it(files, capsys):
+    """The picture of what B changes: one marker with its error bar and its hover text
+    per tested metric, and the PNG of the same figure."""
+    import re
+
+    code, out, err = call(capsys, "compare", "A.toml", "B.toml", "-n", "2000", "--report", "d.html", "--png", "d.png")
+    assert code == 0, err
+    assert (files / "d.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and "picture: d.png" in out
+    page = (files / "d.html").read_text()
+    data = json.loads((files / "d.json").read_text())
+    tested = [m for m in data["comparisons"][0]["metrics"] if m["in_family"]]
+    groups = re.findall(r'<g id="d0-s-differences-(points|turns)-\d+">', page)
+    tips = re.findall(r"<title>([^<]*B − A[^<]*)</title>", page)
+    assert len(tips) == len(tested) and {t.split(":")[0] for t in tips} == {m["metric"] for m in tested}
+    assert any(m["changed"] for m in tested) and any(not m["changed"] for m in tested)
+    assert "Paired differences B − A with 95% intervals" in page and len(groups) == len(tested)
+

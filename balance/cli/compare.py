@@ -46,6 +46,9 @@ def compare(
     report: Annotated[
         Optional[str], typer.Option("--report", help="Write the HTML page, with FILE.json and FILE.md beside it.")
     ] = None,
+    png: Annotated[
+        Optional[str], typer.Option("--png", help="Write the picture of the paired differences (first players list) as a PNG.")
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Rules B against rules A on the same games (common random numbers): every metric of
@@ -58,6 +61,13 @@ def compare(
         from balance.report.rulecompare import check_report
 
         check_report(report)
+    if png is not None:
+        from pathlib import Path
+
+        if Path(png).is_dir():
+            raise UserError(f"--png {png}: is a directory; give a file name such as differences.png")
+        if Path(png).suffix.lower() != ".png":
+            raise UserError(f"--png {png}: expected a file name ending in .png, such as differences.png")
     if precision is not None and games is not None:
         raise UserError("--games and --precision: choose one (--max-games caps a run to a precision)")
     n = parse_count(games) if games is not None else None
@@ -88,10 +98,16 @@ def compare(
 
         paths = write_report(result, report)
         data["report"] = {k: str(v) for k, v in paths.items()}
+    if png is not None:
+        from balance.report.rulecompare import write_png
+
+        data["png"] = str(write_png(result, png))
     if as_json:
         print_json(data)
         return
     render(result)
+    if png is not None:
+        stdout_console().print(f"picture: {data['png']}", markup=False)
     if report is not None:
         stdout_console().print(
             f"report: {data['report']['html']} (numbers in {data['report']['json']}, Markdown in {data['report']['markdown']})",

@@ -239,7 +239,7 @@ def between_players(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -
     if not found:
         from balance.summary import detectable_shift
 
-        pairs = ", ".join(" and ".join(p) for p in itertools.combinations(labels, 2))
+        lists = "; ".join(labels)
         games = min(p["games"] for d in datas for p in d["points"])
         fair = 1.0 / len(datas[0]["points"][0]["seats"])
         edge = detectable_shift(games, fair)
@@ -247,7 +247,7 @@ def between_players(labels: Sequence[str], datas: Sequence[Mapping[str, Any]]) -
             {
                 "kind": "note",
                 "verdict": "info",
-                "text": f"No finding changes sign or size between players ({pairs}): no seat's edge, trend along a "
+                "text": f"No finding changes sign or size between the player lists ({lists}): no seat's edge, trend along a "
                 "swept parameter (win rates, end reasons, length) or leading end reason is clearly one way under one "
                 "list and the other way under another, or clearly larger under one "
                 f"(at {games:,} games a point, a seat edge smaller than {fmt.points(edge, 1, sign=False)} points "

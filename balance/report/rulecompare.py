@@ -90,6 +90,13 @@ def render_html(result: Any) -> str:
             )
             parts.append(f'<tr class="verdict-{cls}">{tds}</tr>')
         parts.append("</tbody></table></div>")
+        diff_fig = fig_differences(s)
+        if diff_fig is not None:
+            from balance.report.figures import svg_inline
+
+            parts.append(f"<figure>{svg_inline(diff_fig, f'd{i}', 'Paired differences B − A with 95% intervals')}"
+                         "<figcaption>Each metric's paired difference B − A with its 95% interval; filled: a clear "
+                         "change after Holm's correction, hollow: no clear change.</figcaption></figure>")
         figs = [_side_figures(result, s, side, f"p{i}{'ab'[side]}") for side in (0, 1)]
         for fa, fb in zip(*figs):
             parts.append(f"<h3>{e(fa['title'])}</h3>")
@@ -185,3 +192,67 @@ def render_markdown(result: Any) -> str:
     lines.append("")
     lines += [f"- {x}" for x in how_text(result)]
     return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- the picture of the differences
+def fig_differences(section: Any) -> Any:
+    """Every tested metric's paired difference B − A with its 95% interval, one row
+    a metric: win rates and end reasons in points (left), lengths in turns (right);
+    a clear change (Holm) filled, no clear change hollow. ``None`` when no row has
+    an interval."""
+    from balance.report.figures import _RC, _new_figure
+
+    import matplotlib
+
+    groups = [
+        [r for r in section.rows if r.tested and r.kind == "proportion"],
+        [r for r in section.rows if r.tested and r.kind != "proportion"],
+    ]
+    groups = [g for g in groups if g]
+    if not groups:
+        return None
+    rows = max(len(g) for g in groups)
+    with matplotlib.rc_context(_RC):
+        fig = _new_figure(height=max(2.2, 0.34 * rows + 1.1))
+        axes = fig.subplots(1, len(groups), squeeze=False)[0]
+        for ax, group in zip(axes, groups):
+            scale = 100.0 if group[0].kind == "proportion" else 1.0
+            unit = "points" if group[0].kind == "proportion" else group[0].unit or "turns"
+            ys = list(range(len(group)))[::-1]
+            ax.axvline(0.0, color="#555555", lw=0.8)
+            for k, (y, r) in enumerate(zip(ys, group)):
+                d, lo, hi = (scale * r.diff, scale * r.ci95[0], scale * r.ci95[1])
+                color = "#c44e52" if r.changed else "#4c72b0"
+                bars = ax.errorbar([d], [y], xerr=[[d - lo], [hi - d]], fmt="o", ms=5, color=color, capsize=3,
+                                   mfc=color if r.changed else "white", mec=color)
+                gid = f"s-differences-{'points' if unit == 'points' else 'turns'}-{k}"
+                bars.lines[0].set_gid(gid)
+                fig.tips[gid] = [f"{r.name}: B − A {d:+.2f} {unit} (95% CI {lo:+.2f} to {hi:+.2f}), "
+                                 f"Holm p {fmt.p_value(r.p_adjusted)}, n={section.games:,} pairs"]
+            ax.set_yticks(ys, [r.name for r in group])
+            ax.set_xlabel(f"B − A ({unit}, paired 95% CI)")
+            ax.grid(axis="y", visible=False)
+        fig.suptitle(f"{', '.join(section.players)}: what B changes, {section.games:,} pairs "
+                     "(filled: a clear change after Holm)", fontsize=10)
+    return fig
+
+
+def write_png(result: Any, out: str | os.PathLike[str]) -> Path:
+    """The differences of the first players list as a PNG (``--png``), whole or not at all."""
+    from balance.report.figures import _RC
+
+    import matplotlib
+
+    path = Path(out)
+    fig = fig_differences(result.sections[0])
+    if fig is None:
+        raise UserError(f"--png {out}: no metric to draw")
+    tmp = path.with_name(path.name + ".part")
+    try:
+        with matplotlib.rc_context(_RC):
+            fig.savefig(tmp, format="png", dpi=110)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise UserError(f"--png {out}: cannot write ({exc.strerror or exc})") from None
+    return path

@@ -59,6 +59,10 @@ class TagCity(GameSpec):
     # The budget ladder as measured (docs/players.md, the search player): mc with
     # 4x and 16x the budget heads up, seats alternating; balance players shows it.
     mc_ladder = (
+        BudgetRung(512, 128, 970, 1004, 1.2,
+                   "balance run tagcity --players mc:rollouts=512,mc:rollouts=128 --rotate-seats --games 2000 --seed 7"),
+        BudgetRung(2048, 512, 54, 45, 0.7,
+                   "balance run tagcity --players mc:rollouts=2048,mc:rollouts=512 --rotate-seats --games 100 --seed 11"),
         BudgetRung(256, 64, 1046, 922, 6.6,
                    "balance run tagcity --players mc:rollouts=256,mc:rollouts=64 --rotate-seats --games 2000 --seed 7"),
         BudgetRung(1024, 256, 51, 46, 2.3,

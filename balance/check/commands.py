@@ -44,7 +44,7 @@ def _play(
 def _record(plan: CheckPlan, result: RunResult) -> dict[str, Any]:
     from balance import __version__
 
-    counts = counts_of(result.aggregate, result.strategies, result.end_reasons)
+    counts = counts_of(result.aggregate, result.strategies, result.end_reasons, result.feel_reading)
     run = plan.run
     return {
         "format": FORMAT,
@@ -312,7 +312,7 @@ def check(
         result = _play(
             plan, threads, scheduler or (cfg.scheduler if cfg else None), progress
         )
-        now = counts_of(result.aggregate, result.strategies, result.end_reasons)
+        now = counts_of(result.aggregate, result.strategies, result.end_reasons, result.feel_reading)
         rows, targets = compare(b.data["counts"], now, plan.settings, plan.targets)
         recorded = b.data["config"]["rules"]
         changed = {

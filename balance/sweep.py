@@ -628,7 +628,7 @@ class SweepResult:
                 {
                     "point": i,
                     "params": point,
-                    **summarize(agg, m["strategies"], seat_players, m["end_reasons"], m["score_name"]),
+                    **summarize(agg, m["strategies"], seat_players, m["end_reasons"], m["score_name"], m.get("feel")),
                 }
             )
         return out
@@ -681,6 +681,7 @@ def git_commit() -> str | None:
 
 
 def _manifest(p: SweepPlan) -> dict[str, Any]:
+    from balance.feel import reading as feel_reading
     from balance.store import FORMAT, param_column
 
     manifest = {
@@ -707,6 +708,7 @@ def _manifest(p: SweepPlan) -> dict[str, Any]:
         # Names, meanings and which are caps: a report reads them without the game installed.
         "end_reason_info": [r.to_dict() for r in p.spec.end_reasons],
         "score_name": p.spec.score_name,
+        "feel": feel_reading(p.spec),  # how the game's standing reads (balance.feel)
         "param_info": {prm.name: prm.to_dict() for prm in p.spec.params},
         "identity": p.identity(),
         "command": p.command,

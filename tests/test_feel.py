@@ -238,3 +238,47 @@ def test_counters_change_no_game(coinrace):
     _, tail = play(coinrace, 3, 6, 200, first=200)
     assert np.array_equal(whole.winner[200:], tail.winner)
     assert np.array_equal(whole.feel[200:], tail.feel)
+
+
+def test_store_round_trip_keeps_the_counts(coinrace):
+    from balance.store import aggregate_rows, rows_aggregate
+
+    r, out = play(coinrace, 3, 5, 500)
+    agg = Aggregate.from_outcomes(out, r.seatings, 0, 1, 2)
+    back = rows_aggregate(aggregate_rows(agg, 0, {}, {}, ["flip"], ["rounds", "tie"]), 3, ["flip"], ["rounds", "tie"])
+    assert np.array_equal(back.feel, agg.feel) and back.feel[0] == 500
+    assert np.array_equal(Aggregate.from_dict(agg.to_dict()).feel, agg.feel)
+
+
+def test_sweep_report_draws_the_runaway_leader_curve(coinrace, tmp_path):
+    import json
+
+    from balance.sweep import sweep
+
+    result = sweep("coinrace", params={"rounds": "2,4,8"}, games=3000, players=["flip"] * 3, out=tmp_path / "run",
+                   report=str(tmp_path / "report.html"))
+    series = result.to_dict()["points"]
+    assert [p["feel"]["games"] for p in series] == [3000] * 3
+    data = json.loads((tmp_path / "report.json").read_text())
+    curve = data["by_axis"][0]["series"]
+    assert [s["value"] for s in curve] == [2, 4, 8]
+    for s in curve:
+        for row in s["feel"]["lead_wins"]:
+            assert row["ci95"][0] <= row["rate"] <= row["ci95"][1] and row["n"] > 0
+    html = (tmp_path / "report.html").read_text()
+    assert "Runaway leader against rounds" in html and "s-lead50-band" in html
+
+
+def test_run_json_and_page_carry_the_game_feel(coinrace, tmp_path):
+    import json
+
+    from balance.api import run, run_report
+
+    result = run("coinrace", games=2000, players=["flip"] * 2, params={"rounds": 6})
+    data = result.to_dict()
+    feel = data["feel"]
+    assert feel["games"] == 2000 and feel["standing"] == "points" and feel["kingmaking"] is None
+    assert feel["final_margin"]["at"] == "end"
+    page = run_report(result, str(tmp_path / "run.html"))
+    assert "feel-table" in page.html.read_text() and "Runaway leader" in page.html.read_text()
+    assert json.loads(page.html.with_suffix(".json").read_text())["points"][0]["feel"]["games"] == 2000

@@ -123,7 +123,7 @@ from balance.state import (
     F_LEADER_SINCE,
     F_MARGIN,
     F_RING_AT,
-    F_ROUND,
+    F_NEXT_TURN,
     F_ROUND_MARGIN,
     F_SAMPLES,
     F_STRIDE,
@@ -428,6 +428,7 @@ def feel_reset(st):
     st[FEEL + F_TRAILER] = FEEL_NONE
     st[FEEL + F_LAST_LEADER] = -1
     st[FEEL + F_STRIDE] = 1
+    st[FEEL + F_NEXT_TURN] = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
 
 
 @njit(cache=True)
@@ -594,11 +595,11 @@ def feel_sample(st, at_end):
 
 def feel_round_end(st):
     """Sample the standing when the pending decision is the first of a new
-    round (a round: FEEL_TURNS player turns, one per seat by default)."""
-    per_round = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
-    done = (st[TURN] - 1) // per_round
-    if done > st[FEEL + F_ROUND]:
-        st[FEEL + F_ROUND] = done
+    round (a round: FEEL_TURNS player turns, one per seat by default): one
+    comparison per decision, the division only once a round."""
+    if st[TURN] > st[FEEL + F_NEXT_TURN]:
+        per_round = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
+        st[FEEL + F_NEXT_TURN] = ((st[TURN] - 1) // per_round + 1) * per_round
         feel_sample(st, AT_ROUND_END)
 
 

@@ -67,7 +67,8 @@ def reading(spec: Any) -> dict[str, Any]:
     """How a game's standing is read: its name, and whether the final margin
     is taken at the end (a score) or at the last round end (the win estimate)."""
     name = getattr(spec, "standing_name", WIN_ESTIMATE)
-    return {"standing": name, "margin_at_end": name != WIN_ESTIMATE}
+    at_end = getattr(spec, "margin_at_end", None)
+    return {"standing": name, "margin_at_end": name != WIN_ESTIMATE if at_end is None else bool(at_end)}
 
 
 def empty() -> np.ndarray:

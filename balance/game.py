@@ -491,6 +491,7 @@ class GameSpec:
     # and the player turns a round has (0: one per seat).
     standing_name: str = "win estimate"
     turns_per_round: int = 0
+    margin_at_end: bool | None = None  # the final margin at the end (None: unless the standing is the win estimate)
     min_players: int = 2
     max_players: int = 4
     default_players: tuple[str, ...] = ()

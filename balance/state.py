@@ -34,7 +34,9 @@ The header (all slots are plain integers unless said otherwise):
                            the search player's table (CANDIDATES, ARM_VALUE,
                            ARM_DIFF, ARM_SQUARES, ARM_ALIVE, ARM_HASH: it sets them
                            itself), HEURISTIC_DEFAULTS (each heuristic's default
-                           parameter values) and LENT_PARAMS (lend_params)
+                           parameter values), LENT_PARAMS (lend_params), FEEL_TURNS
+                           and the game-feel counters FEEL (F_* slots; reset by
+                           the engine's play_game, never copied into a search)
     reset every game       SEED and GAME (the game's identity: search streams
                            derive from them), TURN (player turns begun), SEAT
                            (whose turn; -1 before the first), WINNER (-1: none),
@@ -70,7 +72,7 @@ MAX_HEURISTICS = 16  # heuristic players a game may have
 FEEL_RING = 64  # round-end samples of leader and last place a game keeps (then every 2nd, 4th, ...)
 # The game-feel counters, slots FEEL + i (balance.engine.feel_note):
 F_SAMPLES = 0  # standings sampled so far (round ends, then the game's end)
-F_ROUND = 1  # rounds completed at the last round-end sample
+F_NEXT_TURN = 1  # the next round-end sample comes at the first decision after this turn
 F_LEADER = 2  # the seat strictly ahead at the last sample; -1 a tie at the top; -2 before any
 F_LEADER_SINCE = 3  # the sample from which F_LEADER has been it at every sample
 F_LAST_LEADER = 4  # the last seat that was strictly ahead (-1: none yet)

@@ -282,3 +282,17 @@ def test_run_json_and_page_carry_the_game_feel(coinrace, tmp_path):
     page = run_report(result, str(tmp_path / "run.html"))
     assert "feel-table" in page.html.read_text() and "Runaway leader" in page.html.read_text()
     assert json.loads(page.html.with_suffix(".json").read_text())["points"][0]["feel"]["games"] == 2000
+
+
+def test_tournament_reports_game_feel_per_table(dicerace, tmp_path):
+    from balance.tournaments import tournament
+
+    result = tournament("dicerace", players="plain,cautious", games=600, out=tmp_path / "t")
+    rows = result.figures["feel"]
+    assert [(r["kind"], r["players"]) for r in rows] == [
+        ("match", ["plain", "cautious"]), ("seats", ["plain"]), ("seats", ["cautious"])
+    ]
+    for r in rows:
+        assert r["feel"]["games"] == 600 and r["feel"]["standing"] == "win estimate"
+        assert r["feel"]["final_margin"]["at"] == "last round end"
+    assert "Game feel by table" in result.html.read_text()

@@ -296,3 +296,16 @@ def test_tournament_reports_game_feel_per_table(dicerace, tmp_path):
         assert r["feel"]["games"] == 600 and r["feel"]["standing"] == "win estimate"
         assert r["feel"]["final_margin"]["at"] == "last round end"
     assert "Game feel by table" in result.html.read_text()
+
+
+def test_balance_run_prints_the_game_feel_table(coinrace, capsys):
+    from balance.cli import main
+
+    with pytest.raises(SystemExit) as done:
+        main(["run", "coinrace", "--games", "3000", "--players", "flip,flip,flip", "--param", "rounds=4"])
+    out = capsys.readouterr().out
+    assert done.value.code in (0, None)
+    assert "Game feel (who is ahead: points; 95% intervals)" in out
+    for label in ("lead changes per game", "decisive moment", "P(win | leading at 50%) (fair 33%)",
+                  "comeback: last at half time wins", "kingmaking estimate", "final margin (points, at the end)"):
+        assert label in out

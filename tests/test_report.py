@@ -161,7 +161,7 @@ def test_one_parameter_report_and_incomplete_run(dicerace, tmp_path):
 def test_single_point_report(dicerace, tmp_path):
     run = sweep("dicerace", games=500, out=tmp_path / "run")
     res = report(run.out)
-    assert [f["id"] for f in res.data["figures"]] == ["win-seat-point", "length-point", "reasons-point"]
+    assert [f["id"] for f in res.data["figures"]] == ["win-seat-point", "length-point", "reasons-point", "runaway-point"]
     assert any(f["kind"] == "fairness" for f in res.data["findings"])
 
 

@@ -87,7 +87,7 @@ def reference(standings, winner):
         return v[s] == min(v) and len(set(v)) > 1
 
     out_since, leader_at_out = 0, -1
-    for s in range(n):
+    for s in range(n if n >= 3 else 0):  # kingmaking: three seats or more
         if s == winner or not last(s, R):
             continue
         k = R

@@ -12,8 +12,10 @@ What a game supplies (``compile_kernel``'s keyword arguments)::
                                 player must decide (``balance.state.ask``) or the
                                 game ends (``balance.state.end_game``); the first
                                 call of a game starts from an all-zero dynamic
-                                span and does the setup.  Never called once the
-                                game has ended
+                                span and does the setup.  Called with a decision
+                                pending, it asks the same question and changes
+                                nothing (the game-feel samples rely on it).
+                                Never called once the game has ended
     apply(st, answer)           resolve the pending decision with a player's
                                 answer; an illegal answer becomes the rule's
                                 fallback, so no player can break a rule
@@ -614,17 +616,17 @@ def feel_playout(st):
     """``playout`` to the end with the game-feel samples (the same decisions).
 
     ``playout`` itself plays each round: it stops at the first decision after
-    turn F_NEXT_TURN, the first of the next round, where the sample is taken
-    and that decision answered.  Its loop stays exactly the one it was: a check
-    for the round end inside it measured a fifth of the games/s of the
-    fastest game (Bahama Taxi), with the sample never taken."""
-    while True:
+    turn F_NEXT_TURN, the first of the next round, where the sample is taken;
+    the next ``playout`` asks that decision again (``advance`` with a decision
+    pending asks the same question and changes nothing) and goes on.  No
+    second copy of the rules' loop: a round-end check inside it, or the
+    decision answered out here, measured a fifth of the games/s of the
+    fastest game (Bahama Taxi), the sample never taken."""
+    while st[END_REASON] < 0:
         playout(st, st[FEEL + F_NEXT_TURN])
         if st[END_REASON] >= 0:
             return
         feel_round_end(st)
-        seat = st[DECIDER]
-        apply(st, heuristics(st[SEATING + seat], st[DECISION], seat, st[SUBJECT], st))
 
 
 def feel_play_on(st):

@@ -309,3 +309,26 @@ def test_balance_run_prints_the_game_feel_table(coinrace, capsys):
     for label in ("lead changes per game", "decisive moment", "P(win | leading at 50%) (fair 33%)",
                   "comeback: last at half time wins", "kingmaking estimate", "final margin (points, at the end)"):
         assert label in out
+
+
+def test_check_reads_game_feel_metrics_and_targets(coinrace):
+    from balance.check.comparison import compare, evaluate_targets
+    from balance.check.metrics import counts_of, metrics_of
+    from balance.config import parse_targets
+    from balance.errors import UserError
+
+    r, out = play(coinrace, 2, 4, 20_000)
+    counts = counts_of(Aggregate.from_outcomes(out, r.seatings, 0, 1, 2), ["flip"], ["rounds", "tie"])
+    m = metrics_of(counts)
+    half = m["lead_at_half_wins"]
+    assert half.n == int(counts["feel"]["lead50_games"]) and half.ci95[0] <= float(Fraction(59, 80)) <= half.ci95[1]
+    assert {"lead_at_25_wins", "lead_at_75_wins", "comeback_rate", "lead_changes_mean", "decisive_moment_mean",
+            "final_margin_mean"} <= set(m) and "kingmaking_rate" not in m  # two seats
+    targets = parse_targets({"lead_at_half_wins": [0.5, 0.7], "lead_changes_mean": [0, 0.05]}, coinrace, "balance.toml")
+    verdicts = {t.target: t.verdict for t in evaluate_targets(m, targets)}
+    assert verdicts == {"lead_at_half_wins": "fail", "lead_changes_mean": "fail"}  # 73.75% exactly; 0.078 changes
+    with pytest.raises(UserError, match="proportions in 0..1"):
+        parse_targets({"lead_at_half_wins": [0.5, 1.5]}, coinrace, "balance.toml")
+    # the same games compared with themselves: every game-feel metric unchanged
+    rows, _ = compare(counts, counts)
+    assert all(row.verdict == "ok" for row in rows if row.name in m and row.name.startswith(("lead", "comeback", "decisive", "final")))

@@ -434,43 +434,12 @@ def feel_reset(st):
 
 
 @njit(cache=True)
-def feel_note(st, at_end):
-    """Count one sample of the standing (each seat's in F_VALUES): its strict
-    leader and last place (-1: a tie), the leader's margin, who is last.  The
-    ring keeps the samples ``stride, 2 stride, ...``; when full, every second
-    one is dropped and the stride doubles, so a game of any length fits in
-    FEEL_RING slots."""
-    n = st[N_SEATS]
-    values = FEEL + F_VALUES
-    top = -FEEL_FAR
-    second = -FEEL_FAR
-    bottom = FEEL_FAR
-    leader = np.int64(-1)
-    trailer = np.int64(-1)
-    at_top = 0
-    at_bottom = 0
-    for s in range(n):
-        v = st[values + s]
-        if v > top:
-            second = top
-            top = v
-            leader = s
-            at_top = 1
-        elif v == top:
-            second = v
-            at_top += 1
-        elif v > second:
-            second = v
-        if v < bottom:
-            bottom = v
-            trailer = s
-            at_bottom = 1
-        elif v == bottom:
-            at_bottom += 1
-    if at_top != 1:
-        leader = np.int64(-1)
-    if at_bottom != 1:
-        trailer = np.int64(-1)
+def feel_note(st, leader, trailer, margin, bottom, all_tied, at_end):
+    """Count one sample of the standing: its strict leader and last place
+    (-1: a tie), the leader's margin over the next, and (3+ seats, each
+    seat's standing in F_VALUES) who is last.  The ring keeps the samples
+    ``stride, 2 stride, ...``; when full, every second one is dropped and the
+    stride doubles, so a game of any length fits in FEEL_RING slots."""
     k = st[FEEL + F_SAMPLES] + 1
     st[FEEL + F_SAMPLES] = k
     if leader != st[FEEL + F_LEADER]:
@@ -481,16 +450,17 @@ def feel_note(st, at_end):
             st[FEEL + F_CHANGES] += 1
         st[FEEL + F_LAST_LEADER] = leader
     st[FEEL + F_TRAILER] = trailer
+    n = st[N_SEATS]
     if n >= 3:  # who is out of the running: the kingmaking estimate's only input
         for s in range(n):
-            if st[values + s] > bottom or at_bottom == n:
+            if st[FEEL + F_VALUES + s] > bottom or all_tied:
                 st[FEEL + F_BOTTOM_SINCE + s] = 0
             elif st[FEEL + F_BOTTOM_SINCE + s] == 0:
                 st[FEEL + F_BOTTOM_SINCE + s] = k
                 st[FEEL + F_LEADER_AT_BOTTOM + s] = leader
-    st[FEEL + F_MARGIN] = top - second
+    st[FEEL + F_MARGIN] = margin
     if not at_end or k == 1:
-        st[FEEL + F_ROUND_MARGIN] = top - second
+        st[FEEL + F_ROUND_MARGIN] = margin
     stride = st[FEEL + F_STRIDE]  # a power of two
     if k & (stride - 1) != 0:
         return
@@ -594,9 +564,38 @@ def feel_sample(st, at_end):
     """Sample the standing of every seat (the game's ``standing``) into the
     game-feel counters (``feel_note``).  Draws no random number and changes
     nothing the rules read."""
-    for s in range(st[N_SEATS]):
-        st[FEEL + F_VALUES + s] = standing(st, s)
-    feel_note(st, at_end)
+    n = st[N_SEATS]
+    top = -FEEL_FAR
+    second = -FEEL_FAR
+    bottom = FEEL_FAR
+    leader = np.int64(-1)
+    trailer = np.int64(-1)
+    at_top = 0
+    at_bottom = 0
+    for s in range(n):
+        v = np.int64(standing(st, s))
+        if n >= 3:
+            st[FEEL + F_VALUES + s] = v
+        if v > top:
+            second = top
+            top = v
+            leader = s
+            at_top = 1
+        elif v == top:
+            second = v
+            at_top += 1
+        elif v > second:
+            second = v
+        if v < bottom:
+            bottom = v
+            trailer = s
+            at_bottom = 1
+        elif v == bottom:
+            at_bottom += 1
+    feel_note(
+        st, leader if at_top == 1 else np.int64(-1), trailer if at_bottom == 1 else np.int64(-1), top - second,
+        bottom, at_bottom == n, at_end,
+    )
 
 
 def feel_round_end(st):

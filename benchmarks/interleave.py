@@ -6,7 +6,7 @@ with the game's default rules and players in BEFORE, then in AFTER (each in a
 fresh process on one thread, ``NUMBA_NUM_THREADS=1``, its kernel compiled by an
 untimed warm-up batch), alternating which tree goes first.  Interleaving spreads
 the drift of a shared machine over both trees; the report is each tree's median
-games/s and the ratio AFTER / BEFORE.
+games/s and the ratio AFTER / BEFORE (each round's pair goes to stderr as it is measured).
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             order = [("before", a.before), ("after", a.after)]
             for name, tree in order if r % 2 == 0 else order[::-1]:
                 speeds[name].append(one(tree, game, n))
+            print(f"  {game} round {r}: before {speeds['before'][-1]:.0f}, after {speeds['after'][-1]:.0f}, "
+                  f"ratio {speeds['after'][-1] / speeds['before'][-1]:.3f}", file=sys.stderr, flush=True)
         b, f = statistics.median(speeds["before"]), statistics.median(speeds["after"])
         rows[game] = {"games": n, "before": b, "after": f, "ratio": f / b, "runs": speeds}
         print(f"{game:10s} before {b:10.0f} games/s  after {f:10.0f} games/s  ratio {f / b:.3f}", flush=True)

@@ -3,7 +3,8 @@
 An :class:`Aggregate` reduces a batch's outcome arrays (:class:`balance.game.Outcomes`)
 at once: wins per seat, per player and per (seat, player), end reasons (also
 per winner), the histogram of game lengths, per-seat score sums and, for a
-game with a per-cell heatmap, how often each cell was used.  Aggregates merge
+game with a per-cell heatmap, how often each cell was used, and the
+game-feel counts (:mod:`balance.feel`).  Aggregates merge
 by adding integers, so the merge order cannot change a number and memory
 stays flat however many games are played.
 """
@@ -16,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from balance.feel import FEEL_COUNTS
+from balance.feel import counts as feel_counts
 from balance.game import Outcomes
 
 
@@ -38,9 +41,12 @@ class Aggregate:
     turns_hist: np.ndarray = field(default=None)  # int64[max turns + 1]
     score_sum: np.ndarray = field(default=None)  # float64[n_seats]
     heat: np.ndarray | None = None  # int64[cells]: per-cell counts of a game with a heatmap; None without
+    feel: np.ndarray = field(default=None)  # int64[FEEL_COUNTS]: the game-feel counts (balance.feel)
 
     def __post_init__(self) -> None:
         z = np.zeros
+        if self.feel is None:
+            self.feel = z(FEEL_COUNTS, np.int64)
         if self.seat_wins is None:
             self.seat_wins = z(self.n_seats, np.int64)
         if self.strategy_wins is None:
@@ -85,6 +91,8 @@ class Aggregate:
         agg.score_sum = out.score.astype(np.float64).sum(axis=0)
         if out.heat is not None:
             agg.heat = np.asarray(out.heat, dtype=np.int64).copy()
+        if out.feel is not None:
+            agg.feel = feel_counts(out.feel, out.winner, n_seats)
         # Seatings: game g uses seatings[g % P]; count games and wins per (seat, strategy).
         P = seatings.shape[0]
         perm = (np.arange(first_game, first_game + n, dtype=np.int64)) % P
@@ -116,6 +124,7 @@ class Aggregate:
             "end_reasons",
             "reason_by_winner",
             "score_sum",
+            "feel",
         ):
             setattr(out, name, getattr(self, name) + getattr(other, name))
         a, b = self.turns_hist, other.turns_hist

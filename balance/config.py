@@ -52,9 +52,16 @@ CONFIG_FILE = "balance.toml"
 DEFAULT_GAMES = 100_000  # per baseline/check: detects ~1-point shifts in a win rate
 
 # Target names whose values are proportions (0..1) and those measured in turns.
-PROPORTION_TARGETS = ("seat_win_rate", "strategy_win_rate", "no_winner_rate")
+PROPORTION_TARGETS = (
+    "seat_win_rate", "strategy_win_rate", "no_winner_rate",
+    # game feel (balance.feel): P(win | leading at 25%, half time, 75%), comeback, kingmaking,
+    # the decisive moment (a share of the game)
+    "lead_at_25_wins", "lead_at_half_wins", "lead_at_75_wins", "comeback_rate", "kingmaking_rate",
+    "decisive_moment_mean",
+)
 LENGTH_TARGETS = ("turns_median", "turns_p90", "turns_mean")
 MINUTE_TARGETS = ("minutes_median", "minutes_p90", "minutes_mean")  # for a game that declares seconds_per_turn
+COUNT_TARGETS = ("lead_changes_mean",)  # game feel: lead changes per game
 END_REASON = "end_reason"
 
 # Tolerances: a statistically significant change no larger than this passes.
@@ -541,7 +548,7 @@ def parse_targets(table: Mapping[str, Any], spec: Any, where: str) -> dict[str, 
     """``[targets]`` as bands keyed ``seat_win_rate`` ... and ``end_reason.NAME``."""
     if not isinstance(table, Mapping):
         raise UserError(f"{where}: [targets] must be a table")
-    allowed = (*PROPORTION_TARGETS, *LENGTH_TARGETS, *MINUTE_TARGETS, END_REASON)
+    allowed = (*PROPORTION_TARGETS, *LENGTH_TARGETS, *MINUTE_TARGETS, *COUNT_TARGETS, END_REASON)
     out: dict[str, Band] = {}
     for key, value in table.items():
         if key not in allowed:
@@ -583,7 +590,11 @@ def targets_to_dict(targets: Mapping[str, Band]) -> dict[str, Any]:
 
 
 def _band(value: Any, where: str, key: str, proportion: bool) -> Band:
-    unit = "proportions in 0..1" if proportion else ("minutes" if key.startswith("minutes_") else "turns") + ", at least 0"
+    unit = (
+        "proportions in 0..1" if proportion
+        else "minutes, at least 0" if key.startswith("minutes_")
+        else "turns, at least 0" if key in LENGTH_TARGETS else "at least 0"
+    )
     if (
         not isinstance(value, list)
         or len(value) != 2

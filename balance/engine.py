@@ -12,8 +12,10 @@ What a game supplies (``compile_kernel``'s keyword arguments)::
                                 player must decide (``balance.state.ask``) or the
                                 game ends (``balance.state.end_game``); the first
                                 call of a game starts from an all-zero dynamic
-                                span and does the setup.  Never called once the
-                                game has ended
+                                span and does the setup.  Called with a decision
+                                pending, it asks the same question and changes
+                                nothing (the game-feel samples rely on it).
+                                Never called once the game has ended
     apply(st, answer)           resolve the pending decision with a player's
                                 answer; an illegal answer becomes the rule's
                                 fallback, so no player can break a rule
@@ -28,6 +30,11 @@ What a game supplies (``compile_kernel``'s keyword arguments)::
                                 own stream; nothing for a game without secrets
     evaluate(st, seat) -> value how good a playout's final position is for
                                 ``seat``, 0..VALUE_SCALE (a win is VALUE_SCALE)
+    standing(st, seat) -> value optional: who is ahead, for the game-feel
+                                counters (its score where the score means
+                                standing; by default ``evaluate``); read at
+                                every round end, so it must draw no random
+                                number and change nothing
 
 The drivers below are plain Python functions, compiled for each game by
 :func:`compile_kernel` with the game's functions bound to the names above.
@@ -109,6 +116,26 @@ from balance.state import (
     EVENT_ROWS,
     EVENT_WIDTH,
     EVENTS_AT,
+    F_BOTTOM_SINCE,
+    F_CHANGES,
+    F_KEPT,
+    F_LAST_LEADER,
+    F_LEADER,
+    F_LEADER_AT_BOTTOM,
+    F_LEADER_SINCE,
+    F_MARGIN,
+    F_RING_AT,
+    F_NEXT_TURN,
+    F_ROUND_MARGIN,
+    F_SAMPLES,
+    F_STRIDE,
+    F_TRAILER,
+    F_VALUES,
+    FEEL,
+    FEEL_PACK,
+    FEEL_RING,
+    FEEL_SLOTS,
+    FEEL_TURNS,
     GAME,
     HEADER_END,
     HEAT_AT,
@@ -165,6 +192,23 @@ NO_LIMIT = np.int64(1) << np.int64(62)
 NO_ROWS = np.int64(0)
 RECORD_OFF = np.bool_(False)
 RECORD_ON = np.bool_(True)
+# A game's game-feel record, one row per game of a batch (play_batch's ``feel``),
+# computed at the game's end from the counters of balance.state (FEEL):
+FO_SAMPLES = 0  # standings sampled: one per round end, then the game's end (R)
+FO_CHANGES = 1  # lead changes
+FO_LEADER = 2  # the seat strictly ahead at the end (-1: a tie at the top)
+FO_LEADER_SINCE = 3  # the sample (1..R) from which it led at every sample
+FO_LEAD_AT = 4  # 4, 5, 6: the seat strictly ahead at sample ceil(q R / 4), q = 1, 2, 3 (-1: a tie)
+FO_TRAILER_HALF = 7  # the seat strictly last at sample ceil(R / 2) (-1: a tie)
+FO_OUT_SINCE = 8  # the first sample from which a seat that did not win was last (ties too) to the end; 0: none
+FO_LEADER_AT_OUT = 9  # the seat strictly ahead at that sample (-1: a tie)
+FO_MARGIN = 10  # the leader's standing minus the next best at the end
+FO_ROUND_MARGIN = 11  # the same at the last round end (the end when no round ended)
+FEEL_OUT = 12
+AT_END = np.bool_(True)
+AT_ROUND_END = np.bool_(False)
+FEEL_NONE = np.int64(-2)
+FEEL_FAR = np.int64(1) << np.int64(62)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -378,6 +422,101 @@ def clearly_better(st, a, rounds, t):
     return rounds >= MIN_ROUNDS and arm_mean(st, a, rounds) - t * arm_error(st, a, rounds) > 0.0
 
 
+@njit(cache=True)
+def feel_reset(st):
+    """The game-feel counters before a game (balance.state, FEEL)."""
+    st[FEEL : FEEL + FEEL_SLOTS] = 0
+    st[FEEL + F_LEADER] = FEEL_NONE
+    st[FEEL + F_TRAILER] = FEEL_NONE
+    st[FEEL + F_LAST_LEADER] = -1
+    st[FEEL + F_STRIDE] = 1
+    st[FEEL + F_NEXT_TURN] = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
+
+
+@njit(cache=True)
+def feel_note(st, leader, trailer, margin, bottom, all_tied, at_end):
+    """Count one sample of the standing: its strict leader and last place
+    (-1: a tie), the leader's margin over the next, and (3+ seats, each
+    seat's standing in F_VALUES) who is last.  The ring keeps the samples
+    ``stride, 2 stride, ...``; when full, every second one is dropped and the
+    stride doubles, so a game of any length fits in FEEL_RING slots."""
+    k = st[FEEL + F_SAMPLES] + 1
+    st[FEEL + F_SAMPLES] = k
+    if leader != st[FEEL + F_LEADER]:
+        st[FEEL + F_LEADER] = leader
+        st[FEEL + F_LEADER_SINCE] = k
+    if leader >= 0 and leader != st[FEEL + F_LAST_LEADER]:
+        if st[FEEL + F_LAST_LEADER] >= 0:
+            st[FEEL + F_CHANGES] += 1
+        st[FEEL + F_LAST_LEADER] = leader
+    st[FEEL + F_TRAILER] = trailer
+    n = st[N_SEATS]
+    if n >= 3:  # who is out of the running: the kingmaking estimate's only input
+        for s in range(n):
+            if st[FEEL + F_VALUES + s] > bottom or all_tied:
+                st[FEEL + F_BOTTOM_SINCE + s] = 0
+            elif st[FEEL + F_BOTTOM_SINCE + s] == 0:
+                st[FEEL + F_BOTTOM_SINCE + s] = k
+                st[FEEL + F_LEADER_AT_BOTTOM + s] = leader
+    st[FEEL + F_MARGIN] = margin
+    if not at_end or k == 1:
+        st[FEEL + F_ROUND_MARGIN] = margin
+    stride = st[FEEL + F_STRIDE]  # a power of two
+    if k & (stride - 1) != 0:
+        return
+    ring = FEEL + F_RING_AT
+    kept = st[FEEL + F_KEPT]
+    if kept == FEEL_RING:
+        for j in range(FEEL_RING // 2):
+            st[ring + j] = st[ring + 2 * j + 1]
+        kept = FEEL_RING // 2
+        stride *= 2
+        st[FEEL + F_STRIDE] = stride
+        if k & (stride - 1) != 0:
+            st[FEEL + F_KEPT] = kept
+            return
+    st[ring + kept] = (leader + 1) + (trailer + 1) * FEEL_PACK
+    st[FEEL + F_KEPT] = kept + 1
+
+
+@njit(cache=True)
+def feel_at(st, k):
+    """The packed (leader, last place) of sample ``k`` (1..R): exact while the
+    game has no more than FEEL_RING samples, else the kept sample at or
+    before it (the first kept one for an earlier ``k``)."""
+    if k >= st[FEEL + F_SAMPLES]:
+        return (st[FEEL + F_LEADER] + 1) + (st[FEEL + F_TRAILER] + 1) * FEEL_PACK
+    j = max(np.int64(1), k // st[FEEL + F_STRIDE])
+    return st[FEEL + F_RING_AT + j - 1]
+
+
+@njit(cache=True)
+def feel_record(st, feel, i):
+    """Game ``i``'s game-feel row (FO_*) into ``feel[i]``, at its end (element
+    by element: a row view would cost a reference count per game)."""
+    n = st[FEEL + F_SAMPLES]
+    feel[i, FO_SAMPLES] = n
+    feel[i, FO_CHANGES] = st[FEEL + F_CHANGES]
+    feel[i, FO_LEADER] = st[FEEL + F_LEADER]
+    feel[i, FO_LEADER_SINCE] = st[FEEL + F_LEADER_SINCE]
+    for q in range(1, 4):
+        feel[i, FO_LEAD_AT + q - 1] = feel_at(st, max(np.int64(1), (q * n + 3) // 4)) % FEEL_PACK - 1
+    feel[i, FO_TRAILER_HALF] = feel_at(st, max(np.int64(1), (n + 1) // 2)) // FEEL_PACK - 1
+    # A player's last chance of winning: the sample from which it was last to
+    # the end (the first such player of the game, the winner excluded).
+    out_since = np.int64(0)
+    leader_at_out = np.int64(-1)
+    for s in range(st[N_SEATS]):
+        since = st[FEEL + F_BOTTOM_SINCE + s]
+        if s != st[WINNER] and since > 0 and (out_since == 0 or since < out_since):
+            out_since = since
+            leader_at_out = st[FEEL + F_LEADER_AT_BOTTOM + s]
+    feel[i, FO_OUT_SINCE] = out_since
+    feel[i, FO_LEADER_AT_OUT] = leader_at_out
+    feel[i, FO_MARGIN] = st[FEEL + F_MARGIN]
+    feel[i, FO_ROUND_MARGIN] = st[FEEL + F_ROUND_MARGIN]
+
+
 # --------------------------------------------------------------------------- the template
 # Plain functions: compile_kernel compiles a copy per game with the game's
 # advance, apply, heuristics, candidates, determinize, evaluate, MC (the
@@ -413,10 +552,91 @@ def play_game(state, seating, player_params, seed, game, record):
     decision measured 2% of the flagship game's games/s); the same decisions."""
     st = unmanaged(state)
     reset_game(st, seating, player_params, seed, game, record)
+    feel_reset(st)
     if BUILTIN_DECIDE and st[SCRATCH_AT] == 0:
-        playout(st, NO_LIMIT)
+        feel_playout(st)
     else:
-        play_on(st)
+        feel_play_on(st)
+    feel_sample(st, AT_END)
+
+
+def feel_sample(st, at_end):
+    """Sample the standing of every seat (the game's ``standing``) into the
+    game-feel counters (``feel_note``).  Draws no random number and changes
+    nothing the rules read."""
+    n = st[N_SEATS]
+    top = -FEEL_FAR
+    second = -FEEL_FAR
+    bottom = FEEL_FAR
+    leader = np.int64(-1)
+    trailer = np.int64(-1)
+    at_top = 0
+    at_bottom = 0
+    for s in range(n):
+        v = np.int64(standing(st, s))
+        if n >= 3:
+            st[FEEL + F_VALUES + s] = v
+        if v > top:
+            second = top
+            top = v
+            leader = s
+            at_top = 1
+        elif v == top:
+            second = v
+            at_top += 1
+        elif v > second:
+            second = v
+        if v < bottom:
+            bottom = v
+            trailer = s
+            at_bottom = 1
+        elif v == bottom:
+            at_bottom += 1
+    feel_note(
+        st, leader if at_top == 1 else np.int64(-1), trailer if at_bottom == 1 else np.int64(-1), top - second,
+        bottom, at_bottom == n, at_end,
+    )
+
+
+def feel_round_end(st):
+    """Sample the standing when the pending decision is the first of a new
+    round (a round: FEEL_TURNS player turns, one per seat by default): one
+    comparison per decision."""
+    if st[TURN] > st[FEEL + F_NEXT_TURN]:
+        per_round = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
+        after = st[FEEL + F_NEXT_TURN] + per_round
+        while after < st[TURN]:
+            after += per_round
+        st[FEEL + F_NEXT_TURN] = after
+        feel_sample(st, AT_ROUND_END)
+
+
+def feel_playout(st):
+    """``playout`` to the end with the game-feel samples (the same decisions).
+
+    ``playout`` itself plays each round: it stops at the first decision after
+    turn F_NEXT_TURN, the first of the next round, where the sample is taken;
+    the next ``playout`` asks that decision again (``advance`` with a decision
+    pending asks the same question and changes nothing) and goes on.  No
+    second copy of the rules' loop: a round-end check inside it, or the
+    decision answered out here, measured a fifth of the games/s of the
+    fastest game (Bahama Taxi), the sample never taken."""
+    while st[END_REASON] < 0:
+        playout(st, st[FEEL + F_NEXT_TURN])
+        if st[END_REASON] >= 0:
+            return
+        feel_round_end(st)
+
+
+def feel_play_on(st):
+    """``play_on`` with the game-feel samples (the same decisions)."""
+    while st[END_REASON] < 0:
+        advance(st)
+        if st[END_REASON] >= 0:
+            return
+        feel_round_end(st)
+        seat = st[DECIDER]
+        apply(st, decide(st[SEATING + seat], st[DECISION], seat, st[SUBJECT], st))
 
 
 def playout(st, last_turn):
@@ -617,7 +837,7 @@ def crn_probe(st, rounds, out):
 
 def play_batch(
     image, seatings, player_params, seed, first_game, n_games, n_workers, with_scratch,
-    winner, end_reason, turns, score, heat,
+    winner, end_reason, turns, score, heat, feel,
 ):
     """Games first_game .. first_game + n_games - 1 into the preallocated outputs.
 
@@ -628,7 +848,8 @@ def play_batch(
     is seeded from (seed, g), seated by seatings[g % P] and written to slot g,
     so results never depend on which worker played it.  A game with a
     heatmap adds each game's cells to ``heat[worker]`` (integers: the sum over
-    workers is the same whoever played what).
+    workers is the same whoever played what).  ``feel[i]`` gets game i's
+    game-feel row (FO_*).
     """
     if n_games <= 0:
         return
@@ -656,6 +877,7 @@ def play_batch(
                 turns[i] = st[TURN]
                 for s in range(n_seats):
                     score[i, s] = st[SCORE + s]
+                feel_record(st, feel, i)
                 for c in range(n_cells):
                     heat[w, c] += st[heat_at + c]
 
@@ -668,12 +890,16 @@ def play_traced(image, seating, player_params, seed, game, n_event_rows, with_sc
 
 
 _TEMPLATE = (
-    decide, play_on, play_game, playout, play_arm, play_round, race, even_search, crn_probe, mc_player, play_batch,
-    play_traced,
+    decide, play_on, play_game, feel_sample, feel_round_end, feel_playout, feel_play_on, playout, play_arm,
+    play_round, race, even_search, crn_probe, mc_player, play_batch, play_traced,
 )
 _PARALLEL = frozenset({"play_batch"})
-_DECIDING = ("play_on", "play_game", "play_batch", "play_traced")  # what a new decide recompiles
-_SUPPLIED = ("advance", "apply", "heuristics", "candidates", "determinize", "evaluate")
+# what a new decide recompiles (with what they call that is not bound)
+_DECIDING = (
+    "play_on", "play_game", "play_batch", "play_traced", "feel_sample", "feel_round_end", "feel_playout",
+    "feel_play_on",
+)
+_SUPPLIED = ("advance", "apply", "heuristics", "candidates", "determinize", "evaluate", "standing")
 
 # The files a game's compiled copy of the engine takes code from besides the
 # game's own: a change to any of them must flush the game's cache.
@@ -764,6 +990,7 @@ def compile_kernel(
     candidates: Callable[..., Any],
     determinize: Callable[..., Any],
     evaluate: Callable[..., Any],
+    standing: Callable[..., Any] | None = None,
 ) -> Kernel:
     """The engine compiled for the game whose kernel module is ``module``
     (call it at the end of that module: ``KERNEL = compile_kernel(__name__, ...)``).
@@ -778,6 +1005,7 @@ def compile_kernel(
         "candidates": candidates,
         "determinize": determinize,
         "evaluate": evaluate,
+        "standing": evaluate if standing is None else standing,
     }
     made = _instantiate(module, {**supplied, "MC": np.int64(n_heuristics), "BUILTIN_DECIDE": True}, {}, None, cache=True)
     kernel = Kernel(

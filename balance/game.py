@@ -400,6 +400,7 @@ class Outcomes:
     turns: np.ndarray  # int32[n]: player turns played
     score: np.ndarray  # int32[n, n_seats]: the game's per-seat score
     heat: np.ndarray | None = None  # int64[cells]: per-cell counts summed over these games (heatmap games)
+    feel: np.ndarray | None = None  # int64[n, FEEL_OUT]: each game's game-feel row (balance.engine FO_*); None: not kept
 
     def __len__(self) -> int:
         return int(self.winner.shape[0])
@@ -414,6 +415,13 @@ class Outcomes:
             turns=np.empty(n_games, np.int32),
             score=np.empty((n_games, n_seats), np.int32),
         )
+
+    def with_feel(self) -> Outcomes:
+        """These outcomes with room for the game-feel rows (what the CPU kernel fills)."""
+        from balance.engine import FEEL_OUT
+
+        self.feel = np.empty((len(self), FEEL_OUT), np.int64)
+        return self
 
 
 @dataclass
@@ -480,6 +488,12 @@ class GameSpec:
     params: tuple[Param, ...] = ()
     end_reasons: tuple[EndReason, ...] = ()
     score_name: str = "score"  # what the per-seat score counts (e.g. "delivered")
+    # Game feel: what the kernel's ``standing`` reads to say who is ahead (its
+    # score where the score means standing, else the search's win estimate),
+    # and the player turns a round has (0: one per seat).
+    standing_name: str = "win estimate"
+    turns_per_round: int = 0
+    margin_at_end: bool | None = None  # the final margin at the end (None: unless the standing is the win estimate)
     min_players: int = 2
     max_players: int = 4
     default_players: tuple[str, ...] = ()
@@ -768,7 +782,7 @@ class GameSpec:
         key = (tuple(sorted((k, params[k]) for k in params)), id(board), n_seats)
         image = self._images.get(key)
         if image is None:
-            from balance.state import HEURISTIC_DEFAULTS, MAX_HEURISTICS
+            from balance.state import FEEL_TURNS, HEURISTIC_DEFAULTS, MAX_HEURISTICS
 
             if len(self._images) > 64:
                 self._images.clear()
@@ -779,6 +793,7 @@ class GameSpec:
             for h, info in enumerate(heuristics):  # what balance.state.lend_params lends
                 for k, p in enumerate(info.params[:MC_PARAMS]):
                     image[HEURISTIC_DEFAULTS + h * MC_PARAMS + k] = p.encode(p.default)
+            image[FEEL_TURNS] = int(self.turns_per_round)
             image.setflags(write=False)
             self._images[key] = image
         return image
@@ -825,6 +840,7 @@ class GameSpec:
         if device == "gpu":
             self.gpu_simulate(job, seed, first_game, n, out)
             return out
+        out.with_feel()
         if n == 0:
             return out
         import numba
@@ -846,6 +862,7 @@ class GameSpec:
             out.turns,
             out.score,
             heat,
+            out.feel,
         )
         if cells:
             out.heat = heat[:, :cells].sum(axis=0)

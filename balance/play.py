@@ -92,6 +92,13 @@ class RunResult:
             k: {"value": v, "default": defaults.get(k)} for k, v in self.params.items() if defaults.get(k) != v
         }
 
+    @property
+    def feel_reading(self) -> dict[str, Any]:
+        from balance.feel import reading
+        from balance.registry import get_game
+
+        return reading(get_game(self.game))
+
     def holes(self, end_counts: dict[str, int]) -> list[dict[str, Any]]:
         """The caps this line-up hit in more than 1% of its games (balance.holes)."""
         from balance.holes import find_holes
@@ -104,7 +111,9 @@ class RunResult:
         from balance.summary import summarize
 
         seat_players = ["rotated"] * len(self.players) if self.rotate_seats else self.players
-        figures = summarize(self.aggregate, self.strategies, seat_players, self.end_reasons, self.score_name)
+        figures = summarize(
+            self.aggregate, self.strategies, seat_players, self.end_reasons, self.score_name, self.feel_reading
+        )
         from balance.summary import minutes
 
         figures["minutes"] = minutes(figures["turns"], self.extra.get("seconds_per_turn", 0.0),

@@ -34,7 +34,9 @@ The header (all slots are plain integers unless said otherwise):
                            the search player's table (CANDIDATES, ARM_VALUE,
                            ARM_DIFF, ARM_SQUARES, ARM_ALIVE, ARM_HASH: it sets them
                            itself), HEURISTIC_DEFAULTS (each heuristic's default
-                           parameter values) and LENT_PARAMS (lend_params)
+                           parameter values), LENT_PARAMS (lend_params), FEEL_TURNS
+                           and the game-feel counters FEEL (F_* slots; reset by
+                           the engine's play_game, never copied into a search)
     reset every game       SEED and GAME (the game's identity: search streams
                            derive from them), TURN (player turns begun), SEAT
                            (whose turn; -1 before the first), WINNER (-1: none),
@@ -67,6 +69,25 @@ EVENT_WIDTH = 8  # trace row: kind, turn, then six values the game defines
 MAX_CANDIDATES = 64  # answers one search may compare
 MAX_SCRIPT = 64  # forced random draws of a hand-built position
 MAX_HEURISTICS = 16  # heuristic players a game may have
+FEEL_RING = 64  # round-end samples of leader and last place a game keeps (then every 2nd, 4th, ...)
+# The game-feel counters, slots FEEL + i (balance.engine.feel_note):
+F_SAMPLES = 0  # standings sampled so far (round ends, then the game's end)
+F_NEXT_TURN = 1  # the next round-end sample comes at the first decision after this turn
+F_LEADER = 2  # the seat strictly ahead at the last sample; -1 a tie at the top; -2 before any
+F_LEADER_SINCE = 3  # the sample from which F_LEADER has been it at every sample
+F_LAST_LEADER = 4  # the last seat that was strictly ahead (-1: none yet)
+F_CHANGES = 5  # lead changes: a different seat strictly ahead than the last one that was
+F_TRAILER = 6  # the seat strictly last at the last sample; -1 a tie
+F_MARGIN = 7  # the leader's standing minus the next best at the last sample
+F_ROUND_MARGIN = 8  # the same at the last round-end sample
+F_STRIDE = 9  # the ring keeps samples F_STRIDE, 2 F_STRIDE, ...
+F_KEPT = 10  # samples in the ring
+F_VALUES = 11  # MAX_SEATS: each seat's standing at the last sample
+F_BOTTOM_SINCE = F_VALUES + MAX_SEATS  # MAX_SEATS: the sample from which the seat has been last (ties too); 0: not last
+F_LEADER_AT_BOTTOM = F_BOTTOM_SINCE + MAX_SEATS  # MAX_SEATS: F_LEADER at that sample
+F_RING_AT = F_LEADER_AT_BOTTOM + MAX_SEATS  # FEEL_RING samples, each (leader + 1) + (trailer + 1) * FEEL_PACK
+FEEL_SLOTS = F_RING_AT + FEEL_RING
+FEEL_PACK = 16
 
 
 class Layout:
@@ -164,6 +185,12 @@ SEARCH_TABLE_END = _header.size
 # menu asks another heuristic in its seat (lend_params).
 HEURISTIC_DEFAULTS = _header.static(MAX_HEURISTICS * MC_PARAMS)
 LENT_PARAMS = _header.static(MC_PARAMS)
+# The game-feel counters (balance.engine.feel_sample): the standing sampled at
+# every round end, reset by play_game.  Outside the span a search copy copies,
+# so searching never touches them.  FEEL_TURNS: player turns per round (the
+# image; 0: one per seat).
+FEEL_TURNS = _header.static(1)
+FEEL = _header.static(FEEL_SLOTS)
 # reset every game (RESET_AT .. HEADER_END)
 RESET_AT = _header.size
 SEED = _header.static(1)

@@ -25,6 +25,9 @@ Each point file is in tidy long format: one row per count, with columns
   null elsewhere;
 * ``count`` (int64).
 
+The game-feel counts (:mod:`balance.feel`) are measures ``feel_<count>`` without keys
+(``feel_games``, ``feel_lead50_wins``, ...).
+
 These are exactly the fields of :class:`balance.aggregate.Aggregate`, so every
 figure of the report is computed from the store without playing a game again.
 Up to six seats (``seat`` 0..5) and every seating of six distinct players
@@ -67,6 +70,9 @@ MEASURES: dict[str, tuple[str, ...]] = {
     "turns": ("turns",),  # histogram of game lengths (non-zero bins only)
     "heat": ("cell",),  # how often each cell was used, summed over the games (non-zero cells only)
 }
+# The game-feel counts (balance.feel.COUNTS), one measure each, no keys: feel_games,
+# feel_changes_sum, ... (absent from a point whose games kept no record: a GPU run).
+FEEL_MEASURE = "feel_"
 KEY_COLUMNS = ("point", "measure", "seat", "player", "end_reason", "turns", "cell", "count")
 _POINT_FILE = re.compile(r"^point-(\d{6,})\.parquet$")
 
@@ -209,6 +215,11 @@ def aggregate_rows(
     if agg.heat is not None:
         for k in np.nonzero(agg.heat)[0]:
             add("heat", agg.heat[k], k=int(k))
+    if int(agg.feel[0]) > 0:
+        from balance.feel import COUNTS
+
+        for i, name in enumerate(COUNTS):
+            add(FEEL_MEASURE + name, agg.feel[i])
 
     n = len(count)
     columns: dict[str, Any] = {"point": pl.Series("point", [point] * n, dtype=pl.Int32)}
@@ -265,6 +276,10 @@ def rows_aggregate(
             agg.reason_by_winner[n_seats if s is None else s, r_of[r]] = c
         elif m == "turns":
             turns[t] = c
+        elif m.startswith(FEEL_MEASURE):
+            from balance.feel import AT
+
+            agg.feel[AT[m[len(FEEL_MEASURE):]]] = c
     if turns:
         hist = np.zeros(max(turns) + 1, np.int64)
         for t, c in turns.items():

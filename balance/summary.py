@@ -79,8 +79,11 @@ def summarize(
     seat_players: Sequence[str],
     end_reasons: Sequence[str],
     score_name: str = "score",
+    feel_reading: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Every figure of an aggregate as plain JSON-ready data."""
+    """Every figure of an aggregate as plain JSON-ready data (``feel_reading``:
+    how the game's standing reads, ``balance.feel.reading``)."""
+    from balance.feel import summarize as summarize_feel
     n = agg.games
     seats = []
     for s in range(agg.n_seats):
@@ -124,6 +127,7 @@ def summarize(
         "end_reason_shares": shares,
         "turns": turns,
         "detectable_seat_edge": detectable_shift(n, 1.0 / agg.n_seats) if n else None,
+        "feel": summarize_feel(agg.feel, agg.n_seats, **(feel_reading or {})),
     }
 
 

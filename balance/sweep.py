@@ -630,7 +630,7 @@ class SweepResult:
                 {
                     "point": i,
                     "params": point,
-                    **summarize(agg, m["strategies"], seat_players, m["end_reasons"], m["score_name"]),
+                    **summarize(agg, m["strategies"], seat_players, m["end_reasons"], m["score_name"], m.get("feel")),
                 }
             )
         return out
@@ -683,6 +683,7 @@ def git_commit() -> str | None:
 
 
 def _manifest(p: SweepPlan) -> dict[str, Any]:
+    from balance.feel import reading as feel_reading
     from balance.store import FORMAT, param_column
 
     manifest = {
@@ -711,6 +712,7 @@ def _manifest(p: SweepPlan) -> dict[str, Any]:
         "score_name": p.spec.score_name,
         "seconds_per_turn": float(p.spec.seconds_per_turn or 0.0) or None,  # lengths in minutes (the game's table time)
         "seconds_per_turn_source": p.spec.seconds_per_turn_source or None,
+        "feel": feel_reading(p.spec),  # how the game's standing reads (balance.feel)
         "param_info": {prm.name: prm.to_dict() for prm in p.spec.params},
         "identity": p.identity(),
         "command": p.command,

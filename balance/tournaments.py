@@ -210,8 +210,23 @@ def summarize(manifest: Mapping[str, Any], aggregates: Sequence[Any]) -> dict[st
         "rating_model": "Bradley-Terry (Elo scale, mean 0), 95% intervals from the observed information"
         + ("; half a win each way added to every pair that met (a player never lost or never won)" if prior else ""),
         "seat_effect": seats,
+        "feel": _feel_by_table(manifest, tables, aggregates),
         "holes": _holes(manifest, tables, aggregates),
     }
+
+
+def _feel_by_table(manifest: Mapping[str, Any], tables: Sequence[Table], aggregates: Sequence[Any]) -> list[dict[str, Any]]:
+    """Each played table's game feel (balance.feel): per pairing, and per player alone in every seat."""
+    from balance.feel import summarize as summarize_feel
+
+    out = []
+    for table, agg in zip(tables, aggregates):
+        if agg is None:
+            continue
+        feel = summarize_feel(agg.feel, agg.n_seats, **(manifest.get("feel") or {}))
+        if feel is not None:
+            out.append({"table": table.name, "kind": table.kind, "players": list(table.players), "feel": feel})
+    return out
 
 
 def _holes(manifest: Mapping[str, Any], tables: Sequence[Table], aggregates: Sequence[Any]) -> list[dict[str, Any]]:
@@ -348,6 +363,8 @@ def tournament(
         labels.append(label)
     tables = tables_for(labels, k, seat_tables)
     folder = Path(out) if out is not None else Path("runs") / f"{spec.name}-tournament-{_dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    from balance.feel import reading as feel_reading
+
     manifest = {
         "format": FORMAT,
         "kind": "tournament",
@@ -360,6 +377,7 @@ def tournament(
         "board": str(Path(board).resolve()) if board else None,
         "player_file": str(Path(player_file).resolve()) if player_file else None,
         "end_reasons": spec.end_reason_names,
+        "feel": feel_reading(spec),  # how the game's standing reads (balance.feel)
         "tables": [t.to_dict() for t in tables],
         "command": command or _equivalent(spec.name, labels, k, games, seed, values, spec, board, player_file),
     }
@@ -643,6 +661,8 @@ def write_html(folder: Path, manifest: Mapping[str, Any], figures: Mapping[str, 
     sections = [("findings", "Findings"), ("ratings", "Ratings"), ("matrix", "Head to head")]
     if figures["seat_effect"]:
         sections.append(("seats", "Seat effect"))
+    if figures.get("feel"):
+        sections.append(("feel", "Game feel"))
     sections.append(("reproduce", "Reproduce"))
     parts = [
         *head(title),
@@ -704,6 +724,28 @@ def write_html(folder: Path, manifest: Mapping[str, Any], figures: Mapping[str, 
                     for s, c in enumerate(row["seats"])
                 )
                 + f"<td>{pct(row['no_winner'])}</td><td>{row['games']:,}</td></tr>"
+            )
+        parts.append("</tbody></table></div></section>")
+    if figures.get("feel"):
+        parts.append(
+            '<section id="feel"><h2>Game feel by table</h2><p class="lede">Per table, the seat strictly ahead at '
+            f"half time (who is ahead: {e(figures['feel'][0]['feel']['standing'])}) and how often it wins, how often "
+            "the last at half time wins, lead changes per game and the decisive moment (the share of the game after "
+            "which the winner leads for good), each with its 95% interval (Wilson for shares, normal for means) and "
+            "its games.</p>"
+            '<div class="scroll"><table><thead><tr><th class="l">table</th><th>P(win | leading at half time)</th>'
+            "<th>fair share</th><th>comeback</th><th>lead changes</th><th>decisive moment</th><th>games</th></tr>"
+            "</thead><tbody>"
+        )
+        for row in figures["feel"]:
+            f = row["feel"]
+            half, back, changes, moment = f["lead_wins"][1], f["comeback"], f["lead_changes"], f["decisive_moment"]
+            parts.append(
+                f'<tr><td class="l">{e(" vs ".join(row["players"]) if row["kind"] == "match" else row["players"][0] + " in every seat")}</td>'
+                f"<td>{pct(half)}<br><small>n={half['n']:,}</small></td><td>{fmt.percent(half['fair_share'])}</td>"
+                f"<td>{pct(back)}<br><small>n={back['n']:,}</small></td>"
+                f"<td>{changes['mean']:.2f} ({changes['ci95'][0]:.2f} to {changes['ci95'][1]:.2f})</td>"
+                f"<td>{fmt.percent_ci(moment['mean'], moment['ci95'])}</td><td>{f['games']:,}</td></tr>"
             )
         parts.append("</tbody></table></div></section>")
     params = ", ".join(f"{k}={v}" for k, v in manifest["params"].items())

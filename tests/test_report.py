@@ -150,7 +150,9 @@ def test_one_parameter_report_and_incomplete_run(dicerace, tmp_path):
     res = report(run.out)
     assert res.html == run.out / "report.html" and res.json == run.out / "report.json"
     data = res.data
-    assert [f["id"] for f in data["figures"]] == ["win-seat-first_bonus", "length-first_bonus", "reasons-first_bonus"]
+    assert [f["id"] for f in data["figures"]] == [
+        "win-seat-first_bonus", "length-first_bonus", "reasons-first_bonus", "runaway-first_bonus"
+    ]
     assert data["points_finished"] == 3 and data["points_total"] == 4
     assert data["findings"][0]["text"].startswith("Only 3 of 4 points are finished")
     assert_self_contained(parse(res.html), res.html.read_text())
@@ -159,7 +161,7 @@ def test_one_parameter_report_and_incomplete_run(dicerace, tmp_path):
 def test_single_point_report(dicerace, tmp_path):
     run = sweep("dicerace", games=500, out=tmp_path / "run")
     res = report(run.out)
-    assert [f["id"] for f in res.data["figures"]] == ["win-seat-point", "length-point", "reasons-point"]
+    assert [f["id"] for f in res.data["figures"]] == ["win-seat-point", "length-point", "reasons-point", "runaway-point"]
     assert any(f["kind"] == "fairness" for f in res.data["findings"])
 
 

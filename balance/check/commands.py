@@ -81,7 +81,9 @@ def _play_sequential(
 def _record(plan: CheckPlan, result: RunResult) -> dict[str, Any]:
     from balance import __version__
 
-    counts = counts_of(result.aggregate, result.strategies, result.end_reasons, _seconds_per_turn(plan.game))
+    counts = counts_of(
+        result.aggregate, result.strategies, result.end_reasons, _seconds_per_turn(plan.game), result.feel_reading
+    )
     run = plan.run
     return {
         "format": FORMAT,
@@ -357,7 +359,10 @@ def check(
             result = _play(
                 plan, threads, scheduler or (cfg.scheduler if cfg else None), progress
             )
-            now = counts_of(result.aggregate, result.strategies, result.end_reasons, _seconds_per_turn(plan.game))
+            now = counts_of(
+                result.aggregate, result.strategies, result.end_reasons, _seconds_per_turn(plan.game),
+                result.feel_reading,
+            )
             rows, targets = compare(b.data["counts"], now, plan.settings, plan.targets)
         else:
             result, rows, targets, seq = _play_sequential(

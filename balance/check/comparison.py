@@ -38,8 +38,10 @@ interval out of it: the target fails) or cannot tell (a warning).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -55,6 +57,7 @@ from balance.stats import (
     quantile_difference_ci,
     quantile_test_p_value,
     two_proportion_p_value,
+    z_value,
 )
 
 
@@ -201,6 +204,9 @@ def compare(
             row.diff, lo, hi = newcombe(b.count, b.n, n.count, n.n)
             row.ci95 = (lo, hi)
             row.p_value = two_proportion_p_value(b.count, b.n, n.count, n.n)
+        elif kind == "mean" and name != "turns_mean":  # a game-feel mean: from the two intervals
+            row.diff, lo, hi, row.p_value = means_difference(b, n)
+            row.ci95 = (lo, hi)
         elif kind == "mean":
             row.diff, lo, hi, row.p_value = mean_difference(hb, hn)
             row.ci95 = (lo, hi)
@@ -216,6 +222,19 @@ def compare(
         row.p_adjusted = p
         row.verdict = verdict(row, p <= settings.alpha)
     return rows, evaluate_targets(mn, targets)
+
+
+def means_difference(b: Metric, n: Metric) -> tuple[float, float, float, float]:
+    """Today's mean minus the baseline's, its 95% normal interval and the
+    two-sided p-value (independent samples, each standard error read back from
+    its 95% interval)."""
+    z = z_value()
+    se = math.hypot((b.ci95[1] - b.ci95[0]) / (2 * z), (n.ci95[1] - n.ci95[0]) / (2 * z))
+    diff = n.value - b.value
+    if se == 0.0:
+        return diff, diff, diff, 1.0 if diff == 0.0 else 0.0
+    p = 2.0 * (1.0 - NormalDist().cdf(abs(diff) / se))
+    return diff, diff - z * se, diff + z * se, p
 
 
 def verdict(row: Comparison, significant: bool) -> str:

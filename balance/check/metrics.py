@@ -8,7 +8,10 @@ mean game length with a normal interval, and the median and 90th percentile of
 game length with distribution-free intervals; for a game that declares the
 table time of a turn, the same three in minutes (``minutes_mean`` ...: the
 turns' figures times ``seconds_per_turn / 60``, targets only: a check compares
-them once, as turns).
+them once, as turns); and the game-feel metrics
+(:mod:`balance.feel`): P(win | leading at 25%, half time, 75%), the comeback
+and kingmaking rates with Wilson intervals, lead changes, the decisive moment
+and the final margin as means with normal intervals.
 """
 
 from __future__ import annotations
@@ -26,14 +29,40 @@ from balance.stats import hist_mean_se, hist_quantile, hist_quantile_ci, wilson,
 QUANTILES = {"turns_median": 0.5, "turns_p90": 0.9}
 
 
+# The game-feel metrics: name -> (the counts behind it, balance.feel.COUNTS).
+FEEL_PROPORTIONS = {
+    "lead_at_25_wins": ("lead25_wins", "lead25_games"),
+    "lead_at_half_wins": ("lead50_wins", "lead50_games"),
+    "lead_at_75_wins": ("lead75_wins", "lead75_games"),
+    "comeback_rate": ("trail50_wins", "trail50_games"),
+    "kingmaking_rate": ("king_changed", "king_games"),
+}
+FEEL_MEANS = {
+    "lead_changes_mean": ("games", "changes_sum", "changes_sq", 1),
+    "decisive_moment_mean": ("decisive_n", "decisive_sum", "decisive_sq", 1000),
+    "final_margin_mean": ("games", "margin_sum", "margin_sq", 1),
+}
+
+
 def counts_of(
-    agg: Any, strategies: Sequence[str], end_reasons: Sequence[str], seconds_per_turn: float = 0.0
+    agg: Any,
+    strategies: Sequence[str],
+    end_reasons: Sequence[str],
+    seconds_per_turn: float = 0.0,
+    feel_reading: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The counts behind every metric of an :class:`~balance.aggregate.Aggregate` (JSON-ready);
-    with the game's ``seconds_per_turn`` the length in minutes is a metric too."""
+    with the game's ``seconds_per_turn`` the length in minutes is a metric too;
+    ``feel_reading``: how the game's standing reads, balance.feel.reading."""
+    from balance.feel import COUNTS
+
     hist = np.asarray(agg.turns_hist, dtype=np.int64)
     extra = {"seconds_per_turn": float(seconds_per_turn)} if seconds_per_turn else {}
-    return {
+    feel = None
+    if getattr(agg, "feel", None) is not None and int(agg.feel[0]) > 0:
+        feel = {name: int(agg.feel[i]) for i, name in enumerate(COUNTS)}
+        feel["margin_at_end"] = bool((feel_reading or {}).get("margin_at_end", True))
+    out = {
         **extra,
         "games": int(agg.games),
         "seat_wins": [int(x) for x in agg.seat_wins],
@@ -48,6 +77,9 @@ def counts_of(
         # per seat, the games each player sat there: tells which player keeps one seat (no rotation)
         "seat_player_games": [[int(x) for x in row] for row in np.asarray(agg.seat_strategy_games)],
     }
+    if feel is not None:
+        out["feel"] = feel
+    return out
 
 
 def duplicate_metrics(counts: Mapping[str, Any]) -> dict[str, str]:
@@ -144,5 +176,25 @@ def metrics_of(counts: Mapping[str, Any]) -> dict[str, Metric]:
             m = out[name]
             minutes = name.replace("turns_", "minutes_")  # the turns' figure at the table's pace
             out[minutes] = Metric(minutes, "mean", m.value * scale, (m.ci95[0] * scale, m.ci95[1] * scale), n)
+    feel = counts.get("feel")
+    if feel:
+        for name, (wins, games) in FEEL_PROPORTIONS.items():
+            if int(feel[games]) > 0:
+                prop(name, int(feel[wins]), int(feel[games]))
+        for name, (games, total, squares, scale) in FEEL_MEANS.items():
+            if name == "final_margin_mean" and not feel.get("margin_at_end", True):
+                total, squares = "round_margin_sum", "round_margin_sq"
+            m = int(feel[games])
+            if m > 1:
+                mean, se = _mean_se(m, float(feel[total]), float(feel[squares]))
+                half = z_value() * se
+                out[name] = Metric(name, "mean", mean / scale, ((mean - half) / scale, (mean + half) / scale), m)
     return out
+
+
+def _mean_se(n: int, total: float, squares: float) -> tuple[float, float]:
+    """A mean and its standard error from a sum and a sum of squares."""
+    mean = total / n
+    var = max(0.0, (squares - total * total / n) / (n - 1))
+    return mean, math.sqrt(var / n)
 

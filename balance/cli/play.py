@@ -213,11 +213,28 @@ def render_run(data: dict[str, Any]) -> None:
             f"({m['source']})",
             markup=False,
         )
+    render_feel(con, data.get("feel"))
     con.print(f"{data['games']:,} games in {data['elapsed_s']:.2f} s: {data['games_per_second']:,.0f} games/s")
     if data.get("precision_note"):
         con.print(data["precision_note"], markup=False)
     if data.get("warning"):
         con.print(f"[yellow]note:[/yellow] {data['warning']}")
+
+
+def render_feel(con: Any, feel: dict[str, Any] | None, title: str = "Game feel") -> None:
+    """The game-feel table (balance.feel): each figure, its 95% interval, its games."""
+    if not feel:
+        return
+    from rich.table import Table
+
+    from balance.feel import rows
+
+    table = Table(title=f"{title} (who is ahead: {feel['standing']}; 95% intervals)", title_justify="left")
+    for col in ("figure", "value (95% CI)", "games"):
+        table.add_column(col, justify="left" if col == "figure" else "right")
+    for row in rows(feel, pct):
+        table.add_row(*row)
+    show(con, table)
 
 
 @app.command()

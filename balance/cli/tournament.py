@@ -169,6 +169,20 @@ def render(result: Any) -> None:
                 fmt.percent_ci_cell(e["no_winner"]["rate"], e["no_winner"]["ci95"]),
             )
         show(con, seats)
+    if f.get("feel"):
+        feel = Table(title=f"Game feel by table (who is ahead: {f['feel'][0]['feel']['standing']}; 95% intervals)",
+                     title_justify="left")
+        for col in ("table", "P(win | leading at half)", "comeback", "lead changes", "games"):
+            feel.add_column(col, justify="left" if col == "table" else "right")
+        for row in f["feel"]:
+            g = row["feel"]
+            half, back, changes = g["lead_wins"][1], g["comeback"], g["lead_changes"]
+            name = " vs ".join(row["players"]) if row["kind"] == "match" else f"{row['players'][0]} in every seat"
+            feel.add_row(
+                name, fmt.percent_ci_cell(half["rate"] or 0.0, half["ci95"]), fmt.percent_ci_cell(back["rate"] or 0.0, back["ci95"]),
+                f"{changes['mean']:.2f} ({changes['ci95'][0]:.2f} to {changes['ci95'][1]:.2f})", f"{g['games']:,}",
+            )
+        show(con, feel)
     for line in findings(m, f):
         con.print(f"- {line}", markup=False)
     con.print(f"{result.out}/report.html · {result.out}/report.json · {result.elapsed_s:.1f} s", markup=False)

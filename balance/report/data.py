@@ -27,7 +27,9 @@ def _summary(agg: Any, manifest: Mapping[str, Any]) -> dict[str, Any]:
     from balance.summary import summarize
 
     seat_players = ["rotated"] * len(manifest["players"]) if manifest["rotate_seats"] else manifest["players"]
-    s = summarize(agg, manifest["strategies"], seat_players, manifest["end_reasons"], manifest["score_name"])
+    s = summarize(
+        agg, manifest["strategies"], seat_players, manifest["end_reasons"], manifest["score_name"], manifest.get("feel")
+    )
     if agg.games:
         t = s["turns"]
         t["mean_ci95"] = [t["mean"] - 1.959964 * t["mean_se"], t["mean"] + 1.959964 * t["mean_se"]] if agg.games > 1 else [t["mean"], t["mean"]]

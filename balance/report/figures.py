@@ -157,6 +157,80 @@ def fig_win_rate(
     return fig
 
 
+_CHECKPOINT_COLORS = ("#4c72b0", "#dd8452", "#c44e52")
+
+
+def has_feel(axis: Mapping[str, Any]) -> bool:
+    """Whether every value of an axis has game-feel figures (a GPU run or an old store has none)."""
+    return all(s.get("feel") for s in axis["series"])
+
+
+def fig_runaway(axis: Mapping[str, Any]) -> Any:
+    """The runaway-leader curve against a swept value: P(win | strictly ahead
+    at 25%, 50%, 75% of the game) with 95% Wilson bands, and the fair share."""
+    series = axis["series"]
+    values = [s["value"] for s in series]
+    xs, numeric = _positions(axis, values)
+    fig = _new_figure()
+    ax = fig.add_subplot()
+    tips = _tips(fig)
+    fair = series[0]["feel"]["lead_wins"][0]["fair_share"]
+    ax.axhline(100 * fair, color="#999999", lw=1, ls=":", label=f"fair share {fmt.percent(fair)}")
+    for q, color in enumerate(_CHECKPOINT_COLORS):
+        rows = [s["feel"]["lead_wins"][q] for s in series]
+        at = rows[0]["at"]
+        rates = [100 * (r["rate"] or 0.0) for r in rows]
+        los = [100 * r["ci95"][0] for r in rows]
+        his = [100 * r["ci95"][1] for r in rows]
+        label = f"leading at {at:.0%} of the game"
+        key = f"lead{int(100 * at)}"
+        if numeric and len(xs) > 1:
+            band = ax.fill_between(xs, los, his, color=color, alpha=0.2, lw=0)
+            (line,) = ax.plot(xs, rates, marker="o", ms=4, color=color, label=label)
+        else:
+            cont = ax.errorbar(xs, rates, yerr=[[r - low for r, low in zip(rates, los)], [h - r for r, h in zip(rates, his)]],
+                               marker="o", ms=5, capsize=4, color=color, label=label, ls="-" if len(xs) > 1 else "none")
+            line, band = cont.lines[0], cont.lines[2][0]
+        band.set_gid(f"s-{key}-band")
+        line.set_gid(f"s-{key}-line")
+        tips[f"s-{key}-line"] = [
+            f"P(win | leading at {at:.0%}){_at(axis, s['value'])}: {fmt.percent_ci(r['rate'] or 0.0, r['ci95'])}, n={r['n']:,}"
+            for s, r in zip(series, rows)
+        ]
+    _set_xticks(ax, axis, values, xs, numeric)
+    ax.set_ylabel("P(win | leading) (%)")
+    _legend(ax, 4)
+    return fig
+
+
+def fig_runaway_single(point: Mapping[str, Any]) -> Any:
+    """One rule set's runaway-leader curve: P(win | strictly ahead) at 25%, 50%
+    and 75% of the game, with 95% Wilson intervals, against the fair share."""
+    rows = point["feel"]["lead_wins"]
+    fig = _new_figure()
+    ax = fig.add_subplot()
+    tips = _tips(fig)
+    xs = [100 * r["at"] for r in rows]
+    rates = [100 * (r["rate"] or 0.0) for r in rows]
+    los = [100 * r["ci95"][0] for r in rows]
+    his = [100 * r["ci95"][1] for r in rows]
+    fair = rows[0]["fair_share"]
+    ax.axhline(100 * fair, color="#999999", lw=1, ls=":", label=f"fair share {fmt.percent(fair)}")
+    cont = ax.errorbar(xs, rates, yerr=[[r - low for r, low in zip(rates, los)], [h - r for r, h in zip(rates, his)]],
+                       marker="o", ms=5, capsize=4, color=_CHECKPOINT_COLORS[0], label="P(win | leading)")
+    cont.lines[0].set_gid("s-lead-line")
+    cont.lines[2][0].set_gid("s-lead-band")
+    tips["s-lead-line"] = [
+        f"P(win | leading at {r['at']:.0%}): {fmt.percent_ci(r['rate'] or 0.0, r['ci95'])}, n={r['n']:,}" for r in rows
+    ]
+    ax.set_xticks(xs, [f"{x:.0f}%" for x in xs])
+    ax.set_xlim(15, 85)
+    ax.set_xlabel("share of the game played")
+    ax.set_ylabel("P(win | leading) (%)")
+    _legend(ax, 2)
+    return fig
+
+
 def fig_length(axis: Mapping[str, Any]) -> Any:
     series = axis["series"]
     values = [s["value"] for s in series]
@@ -524,6 +598,19 @@ def build_figures(data: Mapping[str, Any], manifest: Mapping[str, Any]) -> list[
                     "figure": fig_end_reasons(axis, manifest["end_reasons"]),
                 }
             )
+            if has_feel(axis):
+                standing = axis["series"][0]["feel"]["standing"]
+                figs.append(
+                    {
+                        "id": f"runaway-{name}",
+                        "section": name,
+                        "title": f"Runaway leader against {name}",
+                        "caption": "P(win | strictly ahead at 25%, 50%, 75% of the game), of the games with a "
+                        f"strict leader there (who is ahead: {standing}); bands: 95% Wilson intervals; dotted: "
+                        f"the fair share. {n} games per value.{pooled} Hover over a marker for its value.",
+                        "figure": fig_runaway(axis),
+                    }
+                )
         for hm in data["heatmaps"]:
             pair = f"{hm['x']} × {hm['y']}"
             others = [a for a in data["swept"] if a not in (hm["x"], hm["y"])]
@@ -618,6 +705,18 @@ def _single_figures(figs: list[dict[str, Any]], data: Mapping[str, Any], manifes
             "figure": fig_reasons_single(p, manifest["end_reasons"]),
         }
     )
+    if p.get("feel"):
+        figs.append(
+            {
+                "id": "runaway-point",
+                "section": "game feel",
+                "title": "Runaway leader",
+                "caption": "P(win | strictly ahead at 25%, 50%, 75% of the game), of the games with a strict leader "
+                f"there (who is ahead: {p['feel']['standing']}); whiskers: 95% Wilson intervals; dotted: the fair "
+                f"share. {n}",
+                "figure": fig_runaway_single(p),
+            }
+        )
 
 
 def fig_cell_heat(heat: Mapping[str, Any], entry: Mapping[str, Any]) -> Any:

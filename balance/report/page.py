@@ -145,7 +145,23 @@ def _single_tables(data: Mapping[str, Any], manifest: Mapping[str, Any], prefix:
                _cell(str(t["min"])), _cell(str(t["max"])))
         + "</tbody></table></div>"
     )
+    parts.append(_feel_table(p.get("feel"), prefix))
     return "".join(parts)
+
+
+def _feel_table(feel: Mapping[str, Any] | None, prefix: str) -> str:
+    """The game-feel table (balance.feel): each figure, its 95% interval, its games."""
+    if not feel:
+        return ""
+    from balance.feel import rows
+
+    body = "".join(_row(_cell(a, cls="l"), _cell(b), _cell(c)) for a, b, c in rows(feel, fmt.percent_ci))
+    return (
+        f'<h3>Game feel</h3><p>Who is ahead: {e(feel["standing"])}, sampled at every round end and at the end '
+        f'(docs/architecture.md, game feel).</p><div class="scroll"><table id="{prefix}feel-table"><thead><tr>'
+        '<th class="l">figure</th><th>value (95% CI)</th><th>games</th></tr></thead><tbody>' + body
+        + "</tbody></table></div>"
+    )
 
 
 def changed_rules(data: Mapping[str, Any]) -> list[tuple[str, Any, Any]]:

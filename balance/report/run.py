@@ -81,6 +81,7 @@ def run_manifest(result: Any, command: str | None = None, provenance: Mapping[st
         "end_reasons": list(result.end_reasons),
         "end_reason_info": [r.to_dict() for r in spec.end_reasons],
         "score_name": result.score_name,
+        "feel": result.feel_reading,
         "param_info": {p.name: p.to_dict() for p in spec.params},
         "command": command or equivalent_command(result),
         "version": (prov.get("versions") or {}).get("balance"),

@@ -36,6 +36,7 @@ class BahamaSpec(GameSpec):
         EndReason("turn_limit", "max_turns player turns were played; no winner", is_cap=True),
     )
     score_name = "income"
+    standing_name = "income (fares collected)"
     min_players = 2
     max_players = 4
     # The strongest built-in, and the fastest (RULES.md, Players).

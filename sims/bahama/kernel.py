@@ -404,6 +404,13 @@ def deck_script(deck: Sequence[int]) -> list[int]:
     return script
 
 
+@njit(cache=True)
+def standing(st, seat):
+    """Who is ahead, for the game-feel counters: the fares the seat has
+    collected (its income, the score the game is won on)."""
+    return st[INCOME + seat]
+
+
 KERNEL = compile_kernel(
     __name__,
     advance=advance,
@@ -413,4 +420,5 @@ KERNEL = compile_kernel(
     candidates=candidates,
     determinize=determinize,
     evaluate=evaluate,
+    standing=standing,
 )

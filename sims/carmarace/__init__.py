@@ -38,6 +38,7 @@ class Carmarace(GameSpec):
         EndReason("turn_limit", "max_turns player turns were played", is_cap=True),
     )
     score_name = "togo"
+    standing_name = "distance to the finish (the nearest car leads)"
     min_players = 2
     max_players = 6
     default_players = ("hunter", "hunter", "hunter", "hunter")

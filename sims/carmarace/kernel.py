@@ -1046,6 +1046,13 @@ def evaluate(st, seat):
     return min(VALUE_SCALE - 1, max(1, VALUE_SCALE // 2 + 10 * (best - own)))
 
 
+@njit(cache=True)
+def standing(st, seat):
+    """Who is ahead, for the game-feel counters: the distance the seat's car
+    has left to the finish (togo), negated: the nearest car leads."""
+    return -togo(st, st[PAWN + seat])
+
+
 KERNEL = compile_kernel(
     __name__,
     advance=advance,
@@ -1055,4 +1062,5 @@ KERNEL = compile_kernel(
     candidates=candidates,
     determinize=determinize,
     evaluate=evaluate,
+    standing=standing,
 )

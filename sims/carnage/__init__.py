@@ -43,6 +43,8 @@ class CarnageSpec(GameSpec):
         EndReason("turn_limit", "max_turns player turns were played, no winner", is_cap=True),
     )
     score_name = "delivered"
+    standing_name = "win estimate (mc's strength logit, thousandths)"
+    margin_at_end = False  # at the end the winner is above every seat by definition: the margin of the last round end
     min_players = 2
     max_players = 4
     default_players = ("greedy", "fleet")

@@ -800,6 +800,22 @@ def evaluate(st, seat):
     return np.int64(VALUE_SCALE / total)
 
 
+STANDING_WON = np.int64(1) << np.int64(40)
+
+
+@njit(cache=True)
+def standing(st, seat):
+    """Who is ahead, for the game-feel counters: the search's win estimate
+    read as its logit, the seat's ``strength`` in thousandths (the same order
+    of the seats as ``evaluate``, without its exponentials: a sample is one
+    strength per seat); the winner above every seat, a seat out below."""
+    if st[WINNER] >= 0:
+        return STANDING_WON if st[WINNER] == seat else -STANDING_WON
+    if st[END_REASON] == END_GRIDLOCK or not st[ALIVE + seat]:
+        return -STANDING_WON
+    return np.int64(1000.0 * strength(st, seat))
+
+
 KERNEL = compile_kernel(
     __name__,
     advance=advance,
@@ -809,4 +825,5 @@ KERNEL = compile_kernel(
     candidates=candidates,
     determinize=determinize,
     evaluate=evaluate,
+    standing=standing,
 )

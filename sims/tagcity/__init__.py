@@ -39,6 +39,8 @@ class TagCity(GameSpec):
         EndReason("round_limit", "max_rounds rounds were played", is_cap=True),
     )
     score_name = "score"
+    standing_name = "points"
+    turns_per_round = 1  # TURN counts rounds (rule 4)
     min_players = 2
     max_players = 4
     default_players = ("builder", "sniper")

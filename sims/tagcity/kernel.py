@@ -643,6 +643,12 @@ def evaluate(st, seat):
     return min(VALUE_SCALE, max(0, v))
 
 
+@njit(cache=True)
+def standing(st, seat):
+    """Who is ahead, for the game-feel counters: the seat's points (rule 12)."""
+    return st[SCORE + seat]
+
+
 KERNEL = compile_kernel(
     __name__,
     advance=advance,
@@ -652,4 +658,5 @@ KERNEL = compile_kernel(
     candidates=candidates,
     determinize=determinize,
     evaluate=evaluate,
+    standing=standing,
 )

@@ -33,6 +33,7 @@ class Taxi(GameSpec):
         EndReason("turn_limit", "max_turns player turns were played", is_cap=True),
     )
     score_name = "wealth"
+    standing_name = "wealth (money, plates and tablets, and the leg's expected bonus)"
     min_players = 2
     max_players = 6
     default_players = ("router", "gambler", "investor", "cautious")

@@ -1086,4 +1086,5 @@ KERNEL = compile_kernel(
     candidates=candidates,
     determinize=determinize,
     evaluate=evaluate,
+    standing=standing,
 )

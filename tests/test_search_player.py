@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.state import SEARCH_DEVIATIONS, SEARCH_PLAYOUTS, SEARCHES
+from balance.state import SEARCH_PLAYOUTS, SEARCHES
 from balance.stats import wilson
 
 

@@ -620,7 +620,7 @@ def feel_playout(st):
     pending asks the same question and changes nothing) and goes on.  No
     second copy of the rules' loop: a round-end check inside it, or the
     decision answered out here, measured a fifth of the games/s of the
-    fastest game (Bahama Taxi), the sample never taken."""
+    fastest registered game, the sample never taken."""
     while st[END_REASON] < 0:
         playout(st, st[FEEL + F_NEXT_TURN])
         if st[END_REASON] >= 0:

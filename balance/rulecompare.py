@@ -206,6 +206,12 @@ def paired_rows(
     for name, a in ma.items():
         if name in same or name not in mb:
             continue
+        # what the pairs measure: the outcomes kept game by game and the length; the
+        # game-feel metrics are counted per side only, so they are not compared here
+        if (a.kind == "proportion" and name not in columns) or (a.kind == "mean" and name != "turns_mean") or (
+            a.kind not in ("proportion", "mean") and name not in QUANTILES
+        ):
+            continue
         b = mb[name]
         if a.kind == "proportion":
             i = columns[name]

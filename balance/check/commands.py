@@ -62,13 +62,16 @@ def _play_sequential(
     portable = r.run.absolute()
     state: dict[str, Any] = {"games": 0, "agg": None}
     spt = _seconds_per_turn(plan.game)
+    from balance.feel import reading
+
+    feel_reading = reading(r.spec)
 
     def play_until(n: int) -> dict[str, Any]:
         tasks = [Task(portable, f, k) for f, k in split(state["games"], n - state["games"], 1 << 17)]
         agg = execute(tasks, executor, (lambda t, a: progress(a.games)) if progress else None)[0]
         state["agg"] = agg if state["agg"] is None else state["agg"].merge(agg)
         state["games"] = n
-        return counts_of(state["agg"], r.labels, r.spec.end_reason_names, spt)
+        return counts_of(state["agg"], r.labels, r.spec.end_reason_names, spt, feel_reading)
 
     with make_executor(threads, scheduler) as executor:
         marks = looks_for(plan.run.games, looks, r.seatings.shape[0])

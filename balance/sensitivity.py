@@ -453,7 +453,6 @@ class _Player:
 
     def play(self, phase: str, points: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         from balance.check.metrics import counts_of
-        from balance.feel import reading as feel_reading
         from balance.runner import tasks_for
         from balance.runspec import RunSpec
 
@@ -480,7 +479,7 @@ class _Player:
                         self.on_games(agg.games)
                     if remaining[i] == 0:
                         rec = {"phase": phase, "index": i, "rules": json.loads(json.dumps(dict(points[i]))),
-                               "counts": counts_of(partial.pop(i), labels, self.spec.end_reason_names, 0.0, feel_reading(self.spec))}
+                               "counts": counts_of(partial.pop(i), labels, self.spec.end_reason_names)}
                         fh.write(json.dumps(rec) + "\n")
                         fh.flush()
                         self.kept[(phase, i)] = rec

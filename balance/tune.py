@@ -175,9 +175,8 @@ class _Plan:
 
     def counts(self, aggs: Sequence[Any]) -> list[dict[str, Any]]:
         from balance.check.metrics import counts_of
-        from balance.feel import reading as feel_reading
 
-        return [counts_of(a, r.labels, self.spec.end_reason_names, 0.0, feel_reading(self.spec)) for a, r in zip(aggs, self.lineups)]
+        return [counts_of(a, r.labels, self.spec.end_reason_names) for a, r in zip(aggs, self.lineups)]
 
     def read(self, counts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """Every target read on ``counts`` (one per line-up): the objectives, the

@@ -56,6 +56,8 @@ The header (all slots are plain integers unless said otherwise):
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -90,40 +92,341 @@ FEEL_SLOTS = F_RING_AT + FEEL_RING
 FEEL_PACK = 16
 
 
+class Region(int):
+    """A named region of a state: its name, shape, meaning and where it lies.
+
+    Declared by a game's :class:`Layout` (``LAYOUT.dynamic("aboard",
+    (MAX_TAXIS, MAX_CAPACITY), "passengers in each taxi")``).  As an ``int`` it
+    is the region's first slot, so a one-slot region reads ``st[PHASE]``; a
+    region of several slots is addressed through its compiled helpers, never by
+    offset arithmetic (``tests/test_layout.py`` greps every game for that):
+
+    ``index(i, j, ...)``   the slot of element ``[i, j, ...]`` (one index per
+                           axis): ``st[aboard_at(seat, k)] = c``
+    ``row(i)``             the first slot of row ``i`` (regions of 2+ axes)
+    ``view(st)``           the whole region as a flat array view of ``st``
+    ``row_view(st, i)``    row ``i`` as a flat view (regions of 2+ axes)
+
+    All compile inline (``inline="always"``): the same machine code as the
+    offset arithmetic they replace.
+
+    A *placed* region (:meth:`Layout.placed`) has a size that depends on the
+    board: its slot, the int value, holds where the region lies in a state,
+    set when a board's layout places it (:meth:`Layout.place`); an axis of its
+    shape may be a scalar region's name, whose value in the state is its
+    length.  Its helpers take ``st`` first: ``st[d0_at(st, a, b)]``.
+    """
+
+    name: str
+    shape: tuple[int | str, ...]
+    meaning: str
+    dynamic: bool
+    placed: bool
+
+    def __new__(
+        cls,
+        at: int,
+        name: str,
+        shape: tuple[int | str, ...],
+        meaning: str,
+        dynamic: bool,
+        placed: bool = False,
+        dims: tuple[tuple[bool, int], ...] = (),
+    ) -> "Region":
+        self = super().__new__(cls, at)
+        self.name = name
+        self.shape = tuple(shape)
+        self.meaning = meaning
+        self.dynamic = dynamic
+        self.placed = placed
+        self._dims = dims  # per axis: (read from the state, the length or its slot)
+        self._helpers: dict[str, Any] = {}
+        return self
+
+    # repr stays int's: numba writes a global constant into LLVM IR by its repr.
+    def info(self) -> str:
+        kind = "placed " if self.placed else ""
+        return f"{self.name}: {kind}{'dynamic' if self.dynamic else 'static'} {self.shape} at {int(self)}, {self.meaning}"
+
+    def __reduce__(self) -> Any:
+        return (Region, (int(self), self.name, self.shape, self.meaning, self.dynamic, self.placed, self._dims))
+
+    @property
+    def size(self) -> int:
+        """Slots of a fixed region (a placed one: see :meth:`extent`)."""
+        if self.placed:
+            raise TypeError(f"region {self.name!r} is placed per board: its size is in the state (extent)")
+        n = 1
+        for d in self.shape:
+            n *= int(d)
+        return n
+
+    def extent(self, st: Any) -> tuple[int, tuple[int, ...]]:
+        """Where the region lies in ``st`` and its shape there (from Python)."""
+        if not self.placed:
+            return int(self), tuple(int(d) for d in self.shape)
+        shape = tuple(int(st[v]) if from_state else int(v) for from_state, v in self._dims)
+        return int(st[int(self)]), shape
+
+    def values(self, st: Any) -> np.ndarray:
+        """The region's values in ``st``, shaped (from Python; a copy)."""
+        at, shape = self.extent(st)
+        n = 1
+        for d in shape:
+            n *= d
+        return np.array(st[at : at + n]).reshape(shape)
+
+    # ----- compiled helpers -------------------------------------------------
+    def _helper(self, kind: str) -> Any:
+        fn = self._helpers.get(kind)
+        if fn is None:
+            fn = self._helpers[kind] = _make_helper(self, kind)
+        return fn
+
+    @property
+    def index(self) -> Any:
+        return self._helper("index")
+
+    @property
+    def row(self) -> Any:
+        return self._helper("row")
+
+    @property
+    def view(self) -> Any:
+        return self._helper("view")
+
+    @property
+    def row_view(self) -> Any:
+        return self._helper("row_view")
+
+
+def _make_helper(region: Region, kind: str) -> Any:
+    """Compile one of a region's helpers: a closure over its constants, inlined
+    into every caller by numba (so never cached on its own)."""
+    nd = len(region.shape)
+    if nd == 0:
+        raise TypeError(f"region {region.name!r} is one slot: read st[{region.name.upper()}]")
+    if kind in ("row", "row_view") and nd < 2:
+        raise TypeError(f"region {region.name!r} has one axis: it has no rows (index or view)")
+    if region.placed:
+        fn = _placed_helper(int(region), region._dims, kind)
+    else:
+        dims = tuple(int(d) for d in region.shape)
+        fn = _fixed_helper(int(region), dims, kind)
+    fn.__name__ = f"{region.name}_{kind}"
+    fn.__qualname__ = f"Region.{region.name}_{kind}"
+    fn.__doc__ = f"{kind} of the region {region.name!r}, {region.shape}: {region.meaning}"
+    return njit(inline="always")(fn)
+
+
+def _fixed_helper(at: int, dims: tuple[int, ...], kind: str) -> Any:
+    nd = len(dims)
+    size = 1
+    for d in dims:
+        size *= d
+    s0 = size // dims[0]  # slots per row
+    s1 = s0 // dims[1] if nd >= 2 else 1
+    s2 = s1 // dims[2] if nd >= 3 else 1
+    if kind == "view":
+
+        def view(st):
+            return st[at : at + size]
+
+        return view
+    if kind == "row":
+
+        def row(i):
+            return at + i * s0
+
+        return row
+    if kind == "row_view":
+
+        def row_view(st, i):
+            lo = at + i * s0
+            return st[lo : lo + s0]
+
+        return row_view
+    if nd == 1:
+
+        def index1(i):
+            return at + i
+
+        return index1
+    if nd == 2:
+
+        def index2(i, j):
+            return at + i * s0 + j
+
+        return index2
+    if nd == 3:
+
+        def index3(i, j, k):
+            return at + i * s0 + j * s1 + k
+
+        return index3
+    if nd == 4:
+
+        def index4(i, j, k, m):
+            return at + i * s0 + j * s1 + k * s2 + m
+
+        return index4
+    raise TypeError("a region has at most 4 axes")
+
+
+def _placed_helper(slot: int, dims: tuple[tuple[bool, int], ...], kind: str) -> Any:
+    nd = len(dims)
+    # per axis: read its length from slot v of the state, or the constant v
+    f0, v0 = dims[0]
+    f1, v1 = dims[1] if nd >= 2 else (False, 1)
+    f2, v2 = dims[2] if nd >= 3 else (False, 1)
+    if nd > 3:
+        raise TypeError("a placed region has at most 3 axes")
+
+    if kind == "view":
+
+        def view(st):
+            n = (st[v0] if f0 else v0) * (st[v1] if f1 else v1) * (st[v2] if f2 else v2)
+            at = st[slot]
+            return st[at : at + n]
+
+        return view
+    if kind == "row":
+
+        def row(st, i):
+            return st[slot] + i * ((st[v1] if f1 else v1) * (st[v2] if f2 else v2))
+
+        return row
+    if kind == "row_view":
+
+        def row_view(st, i):
+            s0 = (st[v1] if f1 else v1) * (st[v2] if f2 else v2)
+            lo = st[slot] + i * s0
+            return st[lo : lo + s0]
+
+        return row_view
+    if nd == 1:
+
+        def index1(st, i):
+            return st[slot] + i
+
+        return index1
+    if nd == 2:
+
+        def index2(st, i, j):
+            return st[slot] + i * (st[v1] if f1 else v1) + j
+
+        return index2
+
+    def index3(st, i, j, k):
+        d2 = st[v2] if f2 else v2
+        return st[slot] + (i * (st[v1] if f1 else v1) + j) * d2 + k
+
+    return index3
+
+
 class Layout:
-    """Regions of a flat ``int64`` state, allotted in order.
+    """Regions of a flat ``int64`` state, allotted in order, each with a name,
+    a shape and a meaning.
 
-    A game allots its static regions (rules, fixed tables) and its dynamic ones
-    (what changes during a game), all dynamic regions in one contiguous span::
+    A game declares its static regions (rules, fixed tables) and its dynamic
+    ones (what changes during a game), all dynamic regions in one contiguous
+    span::
 
-        layout = Layout()                 # starts after the shared header
-        PARAMS = layout.static(16)
-        MONEY = layout.dynamic(MAX_SEATS)
-        ...
-        layout.size                       # slots so far
+        LAYOUT = Layout()                 # starts after the shared header
+        PARAMS = LAYOUT.static("params", (N_PARAMS,), "the rule parameters")
+        PHASE = LAYOUT.dynamic("phase", (), "where the turn stands")
+        ABOARD = LAYOUT.dynamic("aboard", (MAX_TAXIS, MAX_CAPACITY), "passengers in each taxi")
+        aboard_at = ABOARD.index          # st[aboard_at(taxi, k)]
 
-    Board-sized regions are allotted the same way on a copy made per board
-    (``layout.copy()``), their offsets stored in header slots of the game.
+    Each declaration returns a :class:`Region` (an ``int``: its first slot).
+    A region whose size depends on the board is declared ``placed`` (one static
+    slot that holds where it lies) and placed on a copy made per board
+    (``layout.copy()``, then ``layout.place(REGION, size)``); the copy's
+    :meth:`image` records where.  :func:`describe` prints a state region by
+    region, by name.  ``static(size)`` and ``dynamic(size)`` with a bare size
+    allot an unnamed block (the shared machinery's own scratch).
     """
 
     def __init__(self, start: int | None = None) -> None:
         self.size = HEADER_END if start is None else start
         self.dynamic_at: int | None = None
         self.dynamic_end: int | None = None
+        self.regions: list[Region] = []
+        self.placements: dict[str, int] = {}
 
-    def static(self, size: int) -> int:
-        """A region set once per state (by the image); returns its offset."""
+    def static(self, size: int | str, shape: Any = None, meaning: str = "") -> Any:
+        """A region set once per state (by the image): ``static(name, shape,
+        meaning)`` declares a :class:`Region`; ``static(size)`` allots an unnamed
+        block and returns its offset."""
+        if isinstance(size, str):
+            return self._declare(size, shape, meaning, dynamic=False)
         if self.dynamic_at is not None and self.dynamic_end is None:
             self.dynamic_end = self.size
         return self._take(size)
 
-    def dynamic(self, size: int) -> int:
-        """A region reset to zero before every game; returns its offset."""
+    def dynamic(self, size: int | str, shape: Any = None, meaning: str = "") -> Any:
+        """A region reset to zero before every game: ``dynamic(name, shape,
+        meaning)`` declares a :class:`Region`; ``dynamic(size)`` allots an
+        unnamed block and returns its offset."""
+        if isinstance(size, str):
+            return self._declare(size, shape, meaning, dynamic=True)
         if self.dynamic_end is not None:
             raise ValueError("dynamic regions must be contiguous: allot them before the later static ones")
         if self.dynamic_at is None:
             self.dynamic_at = self.size
         return self._take(size)
+
+    def placed(self, name: str, shape: Any, meaning: str, *, dynamic: bool = False) -> Region:
+        """A region whose size depends on the board: declared here (one static
+        slot, which will hold where it lies), placed on each board's copy of
+        the layout by :meth:`place`.  An axis of ``shape`` is a length or the
+        name of a scalar region of this layout that holds it."""
+        shape = _shape(name, shape)
+        dims = []
+        for d in shape:
+            if isinstance(d, str):
+                dims.append((True, int(self.region(d))))
+            else:
+                dims.append((False, int(d)))
+        self._check_name(name)
+        slot = self.static(1)
+        region = Region(slot, name, shape, meaning, dynamic, placed=True, dims=tuple(dims))
+        self.regions.append(region)
+        return region
+
+    def place(self, region: Region, size: int) -> int:
+        """Allot the placed ``region`` (``size`` slots) on this board's layout;
+        :meth:`image` writes where into the region's slot.  Returns the offset."""
+        if not region.placed or region not in self.regions:
+            raise ValueError(f"{region!r} is not a placed region of this layout")
+        at = self.dynamic(size) if region.dynamic else self.static(size)
+        self.placements[region.name] = at
+        return at
+
+    def region(self, name: str) -> Region:
+        for r in self.regions:
+            if r.name == name:
+                return r
+        raise KeyError(f"no region {name!r}: regions are {', '.join(r.name for r in self.regions)}")
+
+    def _check_name(self, name: str) -> None:
+        if not name.isidentifier() or name != name.lower():
+            raise ValueError(f"region name {name!r}: a lower-case identifier")
+        if any(r.name == name for r in self.regions):
+            raise ValueError(f"region {name!r} declared twice")
+
+    def _declare(self, name: str, shape: Any, meaning: str, dynamic: bool) -> Region:
+        shape = _shape(name, shape)
+        if any(isinstance(d, str) for d in shape):
+            raise ValueError(f"region {name!r}: a shape read from the state needs Layout.placed")
+        self._check_name(name)
+        n = 1
+        for d in shape:
+            n *= int(d)
+        at = self.dynamic(n) if dynamic else self.static(n)
+        region = Region(at, name, shape, meaning, dynamic)
+        self.regions.append(region)
+        return region
 
     def _take(self, size: int) -> int:
         if size < 0:
@@ -135,6 +438,8 @@ class Layout:
     def copy(self) -> "Layout":
         out = Layout(self.size)
         out.__dict__.update(self.__dict__)
+        out.regions = list(self.regions)
+        out.placements = dict(self.placements)
         return out
 
     def heat(self, cells: int) -> int:
@@ -145,7 +450,8 @@ class Layout:
         return self.heat_at
 
     def image(self) -> np.ndarray:
-        """Zeros of the layout's size with the shared header's sizes set."""
+        """Zeros of the layout's size with the shared header's sizes set and
+        every placed region's offset in its slot."""
         dynamic_at = self.size if self.dynamic_at is None else self.dynamic_at
         dynamic_end = self.size if self.dynamic_end is None else self.dynamic_end
         image = np.zeros(self.size, np.int64)
@@ -155,70 +461,137 @@ class Layout:
         if getattr(self, "heat_cells", 0):
             image[HEAT_AT] = self.heat_at
             image[HEAT_CELLS] = self.heat_cells
+        for name, at in self.placements.items():
+            image[int(self.region(name))] = at
         return image
+
+
+def _shape(name: str, shape: Any) -> tuple[Any, ...]:
+    if shape is None:
+        raise ValueError(f"region {name!r}: give its shape (() for one slot)")
+    if isinstance(shape, (int, np.integer, str)):
+        shape = (shape,)
+    out = tuple(d if isinstance(d, str) else int(d) for d in shape)
+    if any(not isinstance(d, str) and d < 0 for d in out):
+        raise ValueError(f"region {name!r}: negative length in {out}")
+    return out
 
 
 _header = Layout(0)
 # set once per state
-SIZE = _header.static(1)
-CORE = _header.static(1)
-DYNAMIC_AT = _header.static(1)
-DYNAMIC_END = _header.static(1)
-EVENTS_AT = _header.static(1)
-EVENT_ROWS = _header.static(1)
-SCRATCH_AT = _header.static(1)
-N_SEATS = _header.static(1)
-HEAT_AT = _header.static(1)  # a game's per-cell counts (a dynamic region; 0: none)
-HEAT_CELLS = _header.static(1)  # cells in it
-SCRIPT_LEN = _header.static(1)
-SCRIPT = _header.static(MAX_SCRIPT)
+SIZE = _header.static("size", (), "slots of the whole state")
+CORE = _header.static("core", (), "slots of the game's own state (a search copy's size)")
+DYNAMIC_AT = _header.static("dynamic_at", (), "first slot of the span reset before every game")
+DYNAMIC_END = _header.static("dynamic_end", (), "end of that span")
+EVENTS_AT = _header.static("events_at", (), "first slot of the trace rows (traced games)")
+EVENT_ROWS = _header.static("event_rows", (), "trace rows room is kept for (the last one a sink)")
+SCRATCH_AT = _header.static("scratch_at", (), "first slot of the search's workspace (0: none)")
+N_SEATS = _header.static("n_seats", (), "seats in play")
+HEAT_AT = _header.static("heat_at", (), "first slot of a per-cell heatmap (a dynamic region; 0: none)")
+HEAT_CELLS = _header.static("heat_cells", (), "cells in it")
+SCRIPT_LEN = _header.static("script_len", (), "forced draws of a hand-built position")
+SCRIPT = _header.static("script", (MAX_SCRIPT,), "the forced draws, in order")
 # The search player's table, one row per answer it compares (balance.engine):
-CANDIDATES = _header.static(MAX_CANDIDATES)  # the answers
-ARM_VALUE = _header.static(MAX_CANDIDATES)  # summed playout values
-ARM_DIFF = _header.static(MAX_CANDIDATES)  # summed differences to the rollout policy's answer, round by round
-ARM_SQUARES = _header.static(MAX_CANDIDATES)  # summed squares of those differences
-ARM_ALIVE = _header.static(MAX_CANDIDATES)  # 1 while the answer is still raced
-ARM_HASH = _header.static(MAX_CANDIDATES)  # a hash of the answer's playout values, round by round
+CANDIDATES = _header.static("candidates", (MAX_CANDIDATES,), "the answers a search compares")
+ARM_VALUE = _header.static("arm_value", (MAX_CANDIDATES,), "summed playout values per answer")
+ARM_DIFF = _header.static(
+    "arm_diff", (MAX_CANDIDATES,), "summed differences to the rollout policy's answer, round by round"
+)
+ARM_SQUARES = _header.static("arm_squares", (MAX_CANDIDATES,), "summed squares of those differences")
+ARM_ALIVE = _header.static("arm_alive", (MAX_CANDIDATES,), "1 while the answer is still raced")
+ARM_HASH = _header.static("arm_hash", (MAX_CANDIDATES,), "a hash of the answer's playout values, round by round")
 SEARCH_TABLE_END = _header.size
 # Every heuristic's default parameter values (MC_PARAMS each, set by the
 # toolkit in every image), and the search player's own values while a search
 # menu asks another heuristic in its seat (lend_params).
-HEURISTIC_DEFAULTS = _header.static(MAX_HEURISTICS * MC_PARAMS)
-LENT_PARAMS = _header.static(MC_PARAMS)
+HEURISTIC_DEFAULTS = _header.static(
+    "heuristic_defaults", (MAX_HEURISTICS, MC_PARAMS), "every heuristic's default parameter values"
+)
+LENT_PARAMS = _header.static("lent_params", (MC_PARAMS,), "the search player's own values while lent (lend_params)")
 # The game-feel counters (balance.engine.feel_sample): the standing sampled at
 # every round end, reset by play_game.  Outside the span a search copy copies,
 # so searching never touches them.  FEEL_TURNS: player turns per round (the
 # image; 0: one per seat).
-FEEL_TURNS = _header.static(1)
-FEEL = _header.static(FEEL_SLOTS)
+FEEL_TURNS = _header.static("feel_turns", (), "player turns per round (0: one per seat)")
+FEEL = _header.static("feel", (FEEL_SLOTS,), "the game-feel counters (F_* slots)")
 # reset every game (RESET_AT .. HEADER_END)
 RESET_AT = _header.size
-SEED = _header.static(1)
-GAME = _header.static(1)
-TURN = _header.static(1)
-SEAT = _header.static(1)
-WINNER = _header.static(1)
-END_REASON = _header.static(1)
-DECIDER = _header.static(1)
-DECISION = _header.static(1)
-SUBJECT = _header.static(1)
-RECORD = _header.static(1)
-N_EVENTS = _header.static(1)
-SCRIPT_POS = _header.static(1)
-SEARCHING = _header.static(1)
-SEARCHES = _header.static(1)
-SEARCH_PLAYOUTS = _header.static(1)
-SEARCH_DEVIATIONS = _header.static(1)
-RNG = _header.static(2)
-SEATING = _header.static(MAX_SEATS)
-PLAYER_PARAMS = _header.static(MAX_SEATS * MAX_PLAYER_PARAMS)
-SCORE = _header.static(MAX_SEATS)
-MEMORY = _header.static(MAX_SEATS * MEMORY_SLOTS)
+SEED = _header.static("seed", (), "the master seed (the game's identity, with GAME)")
+GAME = _header.static("game", (), "the game's index in the seed's sequence")
+TURN = _header.static("turn", (), "player turns begun")
+SEAT = _header.static("seat", (), "whose turn it is (-1 before the first)")
+WINNER = _header.static("winner", (), "the winning seat (-1: none)")
+END_REASON = _header.static("end_reason", (), "why the game ended (-1 while it goes on)")
+DECIDER = _header.static("decider", (), "the seat asked to decide (-1: none)")
+DECISION = _header.static("decision", (), "the kind of the pending decision")
+SUBJECT = _header.static("subject", (), "what the pending decision is about")
+RECORD = _header.static("record", (), "1: trace rows are written")
+N_EVENTS = _header.static("n_events", (), "trace rows written")
+SCRIPT_POS = _header.static("script_pos", (), "forced draws used")
+SEARCHING = _header.static("searching", (), "1 inside a search playout")
+SEARCHES = _header.static("searches", (), "decisions searched this game")
+SEARCH_PLAYOUTS = _header.static("search_playouts", (), "playouts those searches used")
+SEARCH_DEVIATIONS = _header.static("search_deviations", (), "searched answers that were not the rollout policy's")
+RNG = _header.static("rng", (2,), "the game's random stream (read as uint64)")
+SEATING = _header.static("seating", (MAX_SEATS,), "the player index of each seat")
+PLAYER_PARAMS = _header.static(
+    "player_params", (MAX_SEATS, MAX_PLAYER_PARAMS), "each seat's player parameter values"
+)
+SCORE = _header.static("score", (MAX_SEATS,), "each seat's score (the outcome)")
+MEMORY = _header.static("memory", (MAX_SEATS, MEMORY_SLOTS), "each seat's player scratch, zeroed every game")
 HEADER_END = _header.size
+HEADER_REGIONS = tuple(_header.regions)
 del _header
+
+# Compiled helpers of the header regions a game or a player addresses.
+score_at = SCORE.index  # st[score_at(seat)]
+seating_at = SEATING.index  # st[seating_at(seat)]: the seat's player index
+memory_at = MEMORY.index  # st[memory_at(seat, i)]
+player_params_at = PLAYER_PARAMS.index  # st[player_params_at(seat, k)]
 
 VALUE_SCALE = 1000  # a playout's value for the searching seat: 0 (lost) .. VALUE_SCALE (won)
 NO_SEAT = np.int64(-1)
+
+
+# --------------------------------------------------------------------------- describe
+def describe(
+    st: Any, layout: Layout | None = None, *, static: bool = False, header: bool = True, width: int = 100
+) -> str:
+    """A state, region by region, by name, shape and meaning (from Python).
+
+    ``layout``: the game's (its ``state.LAYOUT``, or the per-board copy; placed
+    regions are read from the state either way).  Shown: the shared header's
+    per-game slots (``header``), the game's dynamic regions, and with
+    ``static`` its static ones too (rules and board tables).  Long regions are
+    summarised (numpy's threshold)."""
+    st = np.asarray(st)
+    sections: list[tuple[str, list[Region]]] = []
+    if header:
+        sections.append(("header (reset every game)", [r for r in HEADER_REGIONS if int(r) >= RESET_AT]))
+    if layout is not None:
+        sections.append(("dynamic (reset every game)", [r for r in layout.regions if r.dynamic]))
+        if static:
+            sections.append(("static (rules and board)", [r for r in layout.regions if not r.dynamic]))
+    name_w = max([len(r.name) for _, rs in sections for r in rs] or [4])
+    lines: list[str] = []
+    for title, regions in sections:
+        if not regions:
+            continue
+        lines.append(f"{title}:")
+        for r in regions:
+            try:
+                values = r.values(st)
+            except (IndexError, ValueError):
+                lines.append(f"  {r.name:<{name_w}}  (not placed in this state)  {r.meaning}")
+                continue
+            if values.ndim == 0:
+                lines.append(f"  {r.name:<{name_w}}  = {int(values):<10} {r.meaning}")
+                continue
+            head = f"  {r.name:<{name_w}}  [{'x'.join(str(d) for d in values.shape)}]"
+            text = np.array2string(values, max_line_width=width - 4, threshold=256, edgeitems=6, separator=" ")
+            lines.append(f"{head}    {r.meaning}")
+            lines.extend("      " + line for line in text.splitlines())
+    return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------- helpers

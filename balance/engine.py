@@ -1013,17 +1013,19 @@ def compile_kernel(
         made["mc_player"], made["play_batch"], made["play_traced"], supplied,
         (made["play_arm"], made["race"], made["even_search"], made["crn_probe"], made["play_round"]),
     )
-    _drop_stale_cache(module, kernel)
+    _drop_stale_cache(module, [*kernel.dispatchers(), *made.values()])
     return kernel
 
 
-def _drop_stale_cache(module: str, kernel: Kernel) -> None:
+def _drop_stale_cache(module: str, compiled: list[Any]) -> None:
     """A game's cached functions compile in each other and the engine: key the
-    whole package's cache on all those files (balance.kernelcache)."""
+    whole package's cache on all those files (balance.kernelcache).  Every
+    compiled copy of the engine is flushed with them (the game-feel drivers
+    inline the game's rules too)."""
     from balance.kernelcache import cached_functions, drop_stale_cache
 
     package = module.rsplit(".", 1)[0]
     folder = Path(sys.modules[module].__file__).parent
     modules = [m for name, m in list(sys.modules.items()) if name == package or name.startswith(package + ".")]
-    functions = [*cached_functions(modules), *kernel.dispatchers()]
+    functions = [*cached_functions(modules), *compiled]
     drop_stale_cache(package, functions, [*folder.glob("*.py"), *ENGINE_FILES])

@@ -176,6 +176,23 @@ class Region(int):
             n *= d
         return np.array(st[at : at + n]).reshape(shape)
 
+    @property
+    def slots(self) -> slice:
+        """The region's slots as a slice of a state (a fixed region; Python)."""
+        return slice(int(self), int(self) + self.size)
+
+    def put(self, st: Any, values: Any) -> None:
+        """Write ``values`` (any shape with the region's size) into the region
+        of ``st`` or an image (Python; a placed region where ``st`` places it)."""
+        at, shape = self.extent(st)
+        flat = np.asarray(values, dtype=np.int64).ravel()
+        n = 1
+        for d in shape:
+            n *= d
+        if flat.shape[0] != n:
+            raise ValueError(f"region {self.name!r} has {n} slots: {flat.shape[0]} values given")
+        st[at : at + n] = flat
+
     # ----- compiled helpers -------------------------------------------------
     def _helper(self, kind: str) -> Any:
         fn = self._helpers.get(kind)
@@ -703,3 +720,301 @@ def memory(st, seat, i):
 @njit(cache=True)
 def remember(st, seat, i, value):
     st[MEMORY + seat * MEMORY_SLOTS + i] = value
+
+
+# --------------------------------------------------------------------------- the trace, declared once
+@njit(cache=True)
+def event_value(at, k):
+    """The slot of value ``k`` (0..5) of the trace row at ``at`` (from :func:`event`)."""
+    return at + 2 + k
+
+
+@njit(cache=True)
+def _row0(st, kind):
+    event(st, kind)
+
+
+@njit(cache=True)
+def _row1(st, kind, a):
+    at = event(st, kind)
+    st[at + 2] = a
+
+
+@njit(cache=True)
+def _row2(st, kind, a, b):
+    at = event(st, kind)
+    st[at + 2] = a
+    st[at + 3] = b
+
+
+@njit(cache=True)
+def _row3(st, kind, a, b, c):
+    at = event(st, kind)
+    st[at + 2] = a
+    st[at + 3] = b
+    st[at + 4] = c
+
+
+@njit(cache=True)
+def _row4(st, kind, a, b, c, d):
+    at = event(st, kind)
+    st[at + 2] = a
+    st[at + 3] = b
+    st[at + 4] = c
+    st[at + 5] = d
+
+
+@njit(cache=True)
+def _row5(st, kind, a, b, c, d, e):
+    at = event(st, kind)
+    st[at + 2] = a
+    st[at + 3] = b
+    st[at + 4] = c
+    st[at + 5] = d
+    st[at + 6] = e
+
+
+@njit(cache=True)
+def _row6(st, kind, a, b, c, d, e, f):
+    at = event(st, kind)
+    st[at + 2] = a
+    st[at + 3] = b
+    st[at + 4] = c
+    st[at + 5] = d
+    st[at + 6] = e
+    st[at + 7] = f
+
+
+FIELD_KINDS = {
+    "int": "an integer",
+    "list": "a list of one integer",
+    "bool": "true or false",
+    "reason": "the name of an end reason",
+    "opt": "an integer, or null where the row holds a negative",
+    "seats": "one integer per seat, from this slot on",
+}
+
+
+class EventField:
+    """One value of a trace event: its name in the decoded event, what it
+    means, and how the row's slot decodes (``FIELD_KINDS``)."""
+
+    def __init__(self, spec: str, meaning: str = "") -> None:
+        name, _, kind = spec.partition(":")
+        self.name = name
+        self.kind = kind or "int"
+        self.meaning = meaning
+        if self.name != "-" and not self.name.replace("_", "a").isalnum():
+            raise ValueError(f"event field {spec!r}: a name, then :kind")
+        if self.kind not in FIELD_KINDS:
+            raise ValueError(f"event field {spec!r}: kinds are {', '.join(FIELD_KINDS)}")
+
+    @property
+    def skipped(self) -> bool:
+        return self.name == "-"
+
+
+class EventKind(int):
+    """One kind of trace event, declared once (:meth:`Events.declare`).
+
+    As an ``int`` it is the row's kind.  ``write`` is its compiled row writer,
+    ``write(st, v0, v1, ...)`` with one value per slot the event declares
+    (``-`` slots included: the kernel may use them), a no-op unless the game
+    is traced (``st[RECORD]``); ``begin(st)`` writes the row with its kind and
+    turn only and returns its offset, for an event whose values the kernel
+    fills itself (``st[event_value(at, k)]``).  The decoder
+    (:meth:`Events.decode`) and the docs' trace schema read the same
+    declaration."""
+
+    name: str
+    fields: tuple[EventField, ...]
+    meaning: str
+
+    def __new__(cls, kind: int, name: str, fields: tuple[EventField, ...], meaning: str, decode: Any) -> "EventKind":
+        self = super().__new__(cls, kind)
+        self.name = name
+        self.fields = fields
+        self.meaning = meaning
+        self.custom = decode
+        self._write: Any = None
+        self._begin: Any = None
+        return self
+
+    def __reduce__(self) -> Any:
+        return (int, (int(self),))
+
+    @property
+    def write(self) -> Any:
+        if self._write is None:
+            self._write = _make_writer(int(self), len(self.fields), self.name)
+        return self._write
+
+    @property
+    def begin(self) -> Any:
+        if self._begin is None:
+            kind = int(self)
+
+            def begin(st):
+                return event(st, kind)
+
+            begin.__name__ = f"{self.name}_begin"
+            self._begin = njit(inline="always")(begin)
+        return self._begin
+
+    def decode_row(self, ctx: Any, turn: int, values: list[int]) -> dict[str, Any]:
+        """The event dict of one row: ``type``, ``turn``, then the fields."""
+        out: dict[str, Any] = {"type": self.name, "turn": turn}
+        for k, field in enumerate(self.fields):
+            if field.skipped:
+                continue
+            v = values[k]
+            if field.kind == "int":
+                out[field.name] = v
+            elif field.kind == "list":
+                out[field.name] = [v]
+            elif field.kind == "bool":
+                out[field.name] = bool(v)
+            elif field.kind == "reason":
+                out[field.name] = ctx.spec.end_reason_names[v]
+            elif field.kind == "opt":
+                out[field.name] = None if v < 0 else v
+            else:  # seats
+                out[field.name] = values[k : k + ctx.n_seats]
+        return out
+
+
+def _make_writer(kind: int, n: int, name: str) -> Any:
+    """The inlined guard of a row writer; the write itself is a call (a traced
+    game is rare, the inlined turn stays small)."""
+    if n == 0:
+
+        def write(st):
+            if st[RECORD]:
+                _row0(st, kind)
+    elif n == 1:
+
+        def write(st, a):
+            if st[RECORD]:
+                _row1(st, kind, a)
+    elif n == 2:
+
+        def write(st, a, b):
+            if st[RECORD]:
+                _row2(st, kind, a, b)
+    elif n == 3:
+
+        def write(st, a, b, c):
+            if st[RECORD]:
+                _row3(st, kind, a, b, c)
+    elif n == 4:
+
+        def write(st, a, b, c, d):
+            if st[RECORD]:
+                _row4(st, kind, a, b, c, d)
+    elif n == 5:
+
+        def write(st, a, b, c, d, e):
+            if st[RECORD]:
+                _row5(st, kind, a, b, c, d, e)
+    else:
+
+        def write(st, a, b, c, d, e, f):
+            if st[RECORD]:
+                _row6(st, kind, a, b, c, d, e, f)
+    write.__name__ = f"{name}_write"
+    return njit(inline="always")(write)
+
+
+class Events:
+    """A game's trace events, each declared once: its name, its fields (one per
+    value slot of the row, in order; ``-`` an unused slot) and its meaning.
+
+        EVENTS = Events()
+        MOVE = EVENTS.declare("move", ["seat", "from", "to"], "the taxi drove from a field to another")
+        ...
+        MOVE.write(st, seat, here, there)          # in the kernel
+        EVENTS.decode(ctx, board=...)              # the decoder: setup, then one dict per row
+
+    A field is ``name`` or ``name:kind`` (``FIELD_KINDS``); an event whose rows
+    need more than a field-by-field reading (several rows, the board, the final
+    state) declares ``decode=fn(ctx, turn, values, rows)``, still with its fields
+    named for the schema.  :meth:`schema` is the trace schema the docs list."""
+
+    def __init__(self) -> None:
+        self.kinds: list[EventKind] = []
+
+    def declare(
+        self, name: str, fields: Any, meaning: str, *, decode: Any = None, meanings: Any = None, row: bool = True
+    ) -> EventKind:
+        """Declare an event; returns its kind.  ``meanings``: one line per field
+        (optional).  ``row=False``: an event that only ``decode`` writes (no
+        trace row of its own, such as ``setup``)."""
+        if any(k.name == name for k in self.kinds):
+            raise ValueError(f"event {name!r} declared twice")
+        parsed = tuple(
+            EventField(f, (meanings or {}).get(f.partition(":")[0], "")) for f in fields
+        )
+        if len(parsed) > EVENT_WIDTH - 2:
+            raise ValueError(f"event {name!r}: a row has {EVENT_WIDTH - 2} value slots")
+        kind = EventKind(len(self.kinds) if row else -1 - len(self.kinds), name, parsed, meaning, decode)
+        self.kinds.append(kind)
+        return kind
+
+    def by_kind(self) -> dict[int, EventKind]:
+        return {int(k): k for k in self.kinds}
+
+    def decode(self, ctx: Any, events: list[dict[str, Any]] | None = None, **setup: Any) -> list[dict[str, Any]]:
+        """The decoded trace: the ``setup`` event (``ctx.setup(**setup)``), then
+        one event per row (or what an event's own ``decode`` makes of it: None
+        for nothing, a dict, or a list of dicts)."""
+        table = self.by_kind()
+        out: list[dict[str, Any]] = [ctx.setup(**setup)] if events is None else events
+        rows = ctx.rows.tolist()
+        i = 0
+        while i < len(rows):
+            kind, turn, *values = rows[i]
+            i += 1
+            declared = table.get(kind)
+            if declared is None:  # pragma: no cover - a kernel writes only what it declares
+                raise RuntimeError(f"trace row {i - 1}: kind {kind} is not declared")
+            if declared.custom is None:
+                out.append(declared.decode_row(ctx, turn, values))
+                continue
+            reader = _Rows(rows, i)
+            made = declared.custom(ctx, turn, values, reader)
+            i = reader.i
+            if isinstance(made, dict):
+                out.append(made)
+            elif made:
+                out.extend(made)
+        return out
+
+    def schema(self) -> list[dict[str, Any]]:
+        """Every event: name, meaning and fields (name, kind, meaning)."""
+        return [
+            {
+                "event": k.name,
+                "meaning": k.meaning,
+                "fields": [
+                    {"name": f.name, "kind": f.kind, "meaning": f.meaning} for f in k.fields if not f.skipped
+                ],
+            }
+            for k in self.kinds
+        ]
+
+
+class _Rows:
+    """The rows after the current one, for an event's own decoder: ``take()``
+    the next row, ``peek()`` its kind, ``i`` where decoding goes on."""
+
+    def __init__(self, rows: list[list[int]], i: int) -> None:
+        self.rows = rows
+        self.i = i
+
+    def peek(self) -> int | None:
+        return self.rows[self.i][0] if self.i < len(self.rows) else None
+
+    def take(self) -> list[int]:
+        row = self.rows[self.i]
+        self.i += 1
+        return row

@@ -74,3 +74,17 @@ def test_an_edit_to_an_unwatched_file_recompiles_only_with_the_guard(
         assert first == "2 True"  # no digest yet: flushed once
         assert after_edit == "101 True"
         assert _run(tmp_path, mode) == "101 False"  # unchanged since: the cache is used
+
+
+def test_every_compiled_copy_of_the_engine_is_flushed_with_its_game(monkeypatch):
+    """Each engine function compiled for a game inlines the game's rules; all of
+    them (the game-feel drivers too) must be keyed on the game's files, or an
+    edit to the rules is served stale by the copies left out."""
+    from balance import engine
+    from tests.toygame import kernel as toy
+
+    seen: list[str] = []
+    monkeypatch.setattr(engine, "_drop_stale_cache", lambda module, compiled: seen.extend(f.py_func.__name__ for f in compiled))
+    engine.compile_kernel(toy.__name__, **{k: v for k, v in toy.KERNEL.supplied.items() if k != "standing"},
+                          n_heuristics=toy.KERNEL.n_heuristics)
+    assert {t.__name__ for t in engine._TEMPLATE} <= set(seen)

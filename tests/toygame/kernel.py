@@ -9,7 +9,6 @@ from balance.engine import compile_kernel
 from balance.state import (
     DECIDER,
     N_SEATS,
-    RECORD,
     SEAT,
     TURN,
     VALUE_SCALE,
@@ -17,11 +16,11 @@ from balance.state import (
     ask,
     draw_below,
     end_game,
-    event,
 )
 from tests.toygame import players
 from tests.toygame.params import P_FIRST_BONUS, P_MAX_TURNS, P_TARGET
-from tests.toygame.state import EV_END, EV_ROLL, KIND_MOVE, PARAMS, PHASE, PHASE_MOVE, PHASE_ROLL, POSITION, ROLL
+from tests.toygame.events import write_end, write_roll
+from tests.toygame.state import KIND_MOVE, PHASE, PHASE_MOVE, PHASE_ROLL, ROLL, position_at, rule_at
 
 END_TARGET = np.int64(0)
 END_TURN_LIMIT = np.int64(1)
@@ -30,10 +29,7 @@ END_TURN_LIMIT = np.int64(1)
 @njit(cache=True)
 def _end(st, reason, winner):
     end_game(st, reason, winner)
-    if st[RECORD]:
-        at = event(st, EV_END)
-        st[at + 2] = winner
-        st[at + 3] = reason
+    write_end(st, winner, reason)
 
 
 @njit(cache=True)
@@ -41,7 +37,7 @@ def advance(st):
     """Next seat rolls; it decides how far to move."""
     if st[PHASE] == PHASE_MOVE:  # a decision is pending: nothing to run
         return
-    if st[TURN] >= st[PARAMS + P_MAX_TURNS]:
+    if st[TURN] >= st[rule_at(P_MAX_TURNS)]:
         _end(st, END_TURN_LIMIT, np.int64(-1))
         return
     st[TURN] += 1
@@ -58,17 +54,12 @@ def apply(st, answer):
     roll = st[ROLL]
     steps = answer if 0 <= answer <= roll else roll
     if st[TURN] == 1:
-        steps += st[PARAMS + P_FIRST_BONUS]
-    st[POSITION + seat] += steps
+        steps += st[rule_at(P_FIRST_BONUS)]
+    st[position_at(seat)] += steps
     st[PHASE] = PHASE_ROLL
     st[DECIDER] = -1
-    if st[RECORD]:
-        at = event(st, EV_ROLL)
-        st[at + 2] = seat
-        st[at + 3] = roll
-        st[at + 4] = steps
-        st[at + 5] = st[POSITION + seat]
-    if st[POSITION + seat] >= st[PARAMS + P_TARGET]:
+    write_roll(st, seat, roll, steps, st[position_at(seat)])
+    if st[position_at(seat)] >= st[rule_at(P_TARGET)]:
         _end(st, END_TARGET, seat)
 
 
@@ -91,7 +82,7 @@ def evaluate(st, seat):
     """A win is worth VALUE_SCALE; an unfinished race the share of the target made."""
     if st[WINNER] >= 0:
         return VALUE_SCALE if st[WINNER] == seat else 0
-    return min(VALUE_SCALE, VALUE_SCALE * st[POSITION + seat] // (2 * st[PARAMS + P_TARGET]))
+    return min(VALUE_SCALE, VALUE_SCALE * st[position_at(seat)] // (2 * st[rule_at(P_TARGET)]))
 
 
 KERNEL = compile_kernel(

@@ -1,4 +1,4 @@
-"""Dice Race's rule parameters; the kernel reads them at PARAMS + P_*."""
+"""Dice Race's rule parameters; the kernel reads them with state.rule_at(P_*)."""
 
 from __future__ import annotations
 

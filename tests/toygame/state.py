@@ -1,9 +1,6 @@
-"""Dice Race's state: the shared header (balance.state), then::
-
-    PARAMS     static   the rule parameters, params.P_* order
-    PHASE      dynamic  0 before setup, then PHASE_ROLL / PHASE_MOVE
-    ROLL       dynamic  the roll the seat to move is deciding on
-    POSITION   dynamic  x6: steps made by each seat's pawn (its score: SCORE)
+"""Dice Race's state: the shared header (balance.state), then the regions
+declared below, each with its name, shape and meaning (``describe(st,
+LAYOUT)`` prints them).  A pawn's position is the shared header's SCORE.
 
 Decisions: KIND_MOVE ("how many steps of this roll?"; subject = the roll).
 """
@@ -16,14 +13,17 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.state import MAX_SEATS, SCORE, Layout
+from balance.state import MAX_SEATS, SCORE, Layout, score_at
 from tests.toygame.params import N_PARAMS, PARAMS as PARAM_DECLS
 
 LAYOUT = Layout()
-PARAMS = LAYOUT.static(N_PARAMS)
-PHASE = LAYOUT.dynamic(1)
-ROLL = LAYOUT.dynamic(1)
+PARAMS = LAYOUT.static("params", (N_PARAMS,), "the rule parameters, params.P_* order")
+PHASE = LAYOUT.dynamic("phase", (), "0 before setup, then PHASE_ROLL / PHASE_MOVE")
+ROLL = LAYOUT.dynamic("roll", (), "the roll the seat to move is deciding on")
 POSITION = SCORE  # the score is the position: the shared header's SCORE region
+
+rule_at = PARAMS.index  # st[rule_at(P_TARGET)]: a rule parameter
+position_at = score_at  # st[position_at(seat)]: steps made by the seat's pawn
 
 PHASE_SETUP = 0
 PHASE_ROLL = 1
@@ -31,21 +31,17 @@ PHASE_MOVE = 2
 
 KIND_MOVE = np.int64(0)
 
-EV_ROLL = 1  # seat, roll, steps, position after
-EV_END = 2  # winner, end reason
-
 
 def encode(params: Mapping[str, Any]) -> np.ndarray:
     image = LAYOUT.image()
-    for i, p in enumerate(PARAM_DECLS):
-        image[PARAMS + i] = int(params[p.name])
+    PARAMS.put(image, [int(params[p.name]) for p in PARAM_DECLS])
     return image
 
 
 @njit(cache=True)
 def position(st, seat):
     """Steps made by ``seat``'s pawn."""
-    return st[POSITION + seat]
+    return st[position_at(seat)]
 
 
 assert MAX_SEATS >= 6

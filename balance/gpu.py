@@ -79,12 +79,15 @@ def cuda_clones(
         scope = scopes[m.__name__]
         for name, value in vars(m).items():
             py = getattr(value, "py_func", None)
-            if py is None or py.__module__ != m.__name__ or id(value) in clones:
+            # a region's or an event's helper (balance.state) is cloned wherever it is bound
+            helper = getattr(py, "_layout_helper", False)
+            if py is None or (py.__module__ != m.__name__ and not helper) or id(value) in clones:
                 continue
             if overrides and name in overrides:
                 continue
+            own = scopes.get(py.__module__, scope) if helper else scope  # its globals are balance.state's
             fn = FunctionType(
-                py.__code__, scope, py.__name__, py.__defaults__, py.__closure__
+                py.__code__, own, py.__name__, py.__defaults__, py.__closure__
             )
             clones[id(value)] = cuda.jit(device=True)(fn)
     replaced = {

@@ -233,6 +233,7 @@ def _make_helper(region: Region, kind: str) -> Any:
     fn.__name__ = f"{region.name}_{kind}"
     fn.__qualname__ = f"Region.{region.name}_{kind}"
     fn.__doc__ = f"{kind} of the region {region.name!r}, {region.shape}: {region.meaning}"
+    fn._layout_helper = True  # balance.gpu clones it for a GPU kernel wherever it is bound
     return njit(inline="always")(fn)
 
 
@@ -858,6 +859,7 @@ class EventKind(int):
                 return event(st, kind)
 
             begin.__name__ = f"{self.name}_begin"
+            begin._layout_helper = True
             self._begin = njit(inline="always")(begin)
         return self._begin
 
@@ -922,6 +924,7 @@ def _make_writer(kind: int, n: int, name: str) -> Any:
             if st[RECORD]:
                 _row6(st, kind, a, b, c, d, e, f)
     write.__name__ = f"{name}_write"
+    write._layout_helper = True
     return njit(inline="always")(write)
 
 

@@ -47,7 +47,7 @@ from balance.tune import tune
 
 __all__ = [
     "RunResult", "RunSpec", "baseline", "check", "default_game", "init", "load", "play", "report", "run",
-    "run_report", "sensitivity", "sweep", "tournament", "trace", "train", "tune", "update",
+    "run_report", "sensitivity", "state_at", "sweep", "tournament", "trace", "train", "tune", "update",
 ]
 
 
@@ -129,6 +129,67 @@ def trace(
     r = description.replace(games=1).resolved()
     seating = np.asarray([r.seat_index], dtype=np.int64)
     return r.spec.trace(dict(r.rules), list(r.strategies), seating, r.run.seed, game_index, r.board)
+
+
+def state_at(
+    game: str | None = None,
+    decision: int = 1,
+    *,
+    seed: int | None = None,
+    game_index: int = 0,
+    players: str | Sequence[str] | None = None,
+    params: Mapping[str, Any] | None = None,
+    board: str | None = None,
+    player_file: str | None = None,
+    config: str | Path | Config | None = None,
+    use_config: bool = False,
+    static: bool = False,
+) -> dict[str, Any]:
+    """The state of one game (the game :func:`trace` plays) when its
+    ``decision``-th decision is asked (1 = the first): who is asked, what kind
+    of decision about what, and the state region by region (``text``)."""
+    if seed is not None:
+        check_seed(seed)
+    if game_index < 0:
+        raise UserError(f"--game-index {game_index}: expected a whole number of at least 0")
+    if decision < 1:
+        raise UserError(f"--state {decision}: the first decision is 1")
+    description, _ = run_for(
+        game, config=config, use_config=use_config, params=params, players=players, seed=seed, board=board,
+        player_file=player_file,
+    )
+    r = description.replace(games=1).resolved()
+    seated = [r.strategies[i] for i in r.seat_index]
+    position = r.spec.position(dict(r.rules), seated, seed=r.run.seed, game=game_index, board=r.board)
+    pending = position.advance()
+    asked = 0 if pending is None else 1
+    while pending is not None and asked < decision:
+        position.answer(position.decide())
+        pending = position.advance()
+        asked += pending is not None
+    if pending is None:
+        raise UserError(
+            f"--state {decision}: game {game_index} of seed {r.run.seed} asks {asked} decisions; allowed: 1..{asked}"
+        )
+    seat, kind, subject = pending
+    return {
+        "game": r.spec.name,
+        "seed": r.run.seed,
+        "game_index": game_index,
+        "decision": decision,
+        "seat": seat,
+        "player": position.job.labels[0][seat],
+        "kind": kind,
+        "subject": subject,
+        "turn": int(position.st[_turn_slot()]),
+        "text": position.describe(static=static),
+    }
+
+
+def _turn_slot() -> int:
+    from balance.state import TURN
+
+    return int(TURN)
 
 
 def run_report(

@@ -882,6 +882,23 @@ class GameSpec:
             raise UserError("--device gpu plays the built-in players only; a --player-file runs with --device cpu")
         self._module("gpu").simulate(self, job, seed, first_game, n_games, out)
 
+    @property
+    def layout(self) -> Any:
+        """The game's state layout (``<package>.state.LAYOUT``): its named regions."""
+        return self._module("state").LAYOUT
+
+    @property
+    def events(self) -> Any:
+        """The game's declared trace events (``<package>.events.EVENTS``), or None
+        for a game that decodes its trace by hand."""
+        return getattr(self._module("events"), "EVENTS", None)
+
+    def describe(self, st: np.ndarray, *, static: bool = False) -> str:
+        """A state of this game, region by region, by name (balance.state.describe)."""
+        from balance.state import describe
+
+        return describe(st, self.layout, static=static)
+
     def trace(
         self,
         params: Mapping[str, Any],
@@ -988,8 +1005,9 @@ class Position:
 
     def advance(self) -> tuple[int, int, int] | None:
         """Run the rules to the next decision: ``(seat, kind, subject)``, or None
-        once the game has ended."""
-        self.kernel.supplied["advance"](self.st)
+        once the game has ended (then nothing runs)."""
+        if not self.ended:
+            self.kernel.supplied["advance"](self.st)
         return self.pending
 
     @property
@@ -1026,3 +1044,17 @@ class Position:
     def events(self) -> list[dict[str, Any]]:
         """The trace so far (setup first)."""
         return self.spec.decode_trace(self.spec._context(self.params, self.job, 0, self.seed, self.game, self.st))
+
+    def describe(self, *, static: bool = False) -> str:
+        """The state now, region by region, by name."""
+        return self.spec.describe(self.st, static=static)
+
+    def step(self) -> bool:
+        """Answer the pending decision as the seated player would and run the
+        rules to the next one; False once the game has ended."""
+        if self.pending is None:
+            self.advance()
+        if self.pending is None:
+            return False
+        self.answer(self.decide())
+        return self.advance() is not None

@@ -559,6 +559,7 @@ SCORE = _header.static("score", (MAX_SEATS,), "each seat's score (the outcome)")
 MEMORY = _header.static("memory", (MAX_SEATS, MEMORY_SLOTS), "each seat's player scratch, zeroed every game")
 HEADER_END = _header.size
 HEADER_REGIONS = tuple(_header.regions)
+_PER_SEAT = (SEATING, PLAYER_PARAMS, SCORE, MEMORY)  # describe shows the seats in play
 del _header
 
 # Compiled helpers of the header regions a game or a player addresses.
@@ -584,12 +585,13 @@ def describe(
     summarised (numpy's threshold)."""
     st = np.asarray(st)
     sections: list[tuple[str, list[Region]]] = []
-    if header:
-        sections.append(("header (reset every game)", [r for r in HEADER_REGIONS if int(r) >= RESET_AT]))
     if layout is not None:
-        sections.append(("dynamic (reset every game)", [r for r in layout.regions if r.dynamic]))
-        if static:
-            sections.append(("static (rules and board)", [r for r in layout.regions if not r.dynamic]))
+        sections.append(("the game's dynamic regions (reset every game)", [r for r in layout.regions if r.dynamic]))
+    if header:
+        sections.append(("the shared header (reset every game)", [r for r in HEADER_REGIONS if int(r) >= RESET_AT]))
+    if layout is not None and static:
+        sections.append(("the game's static regions (rules and board)", [r for r in layout.regions if not r.dynamic]))
+    n_seats = int(st[N_SEATS]) if st.shape[0] > N_SEATS else MAX_SEATS
     name_w = max([len(r.name) for _, rs in sections for r in rs] or [4])
     lines: list[str] = []
     for title, regions in sections:
@@ -602,6 +604,8 @@ def describe(
             except (IndexError, ValueError):
                 lines.append(f"  {r.name:<{name_w}}  (not placed in this state)  {r.meaning}")
                 continue
+            if any(r is x for x in _PER_SEAT) and 0 < n_seats <= MAX_SEATS:
+                values = values[:n_seats]  # the seats in play
             if values.ndim == 0:
                 lines.append(f"  {r.name:<{name_w}}  = {int(values):<10} {r.meaning}")
                 continue

@@ -251,9 +251,17 @@ def trace(
     config: RunConfigOpt = None,
     no_config: RunNoConfigOpt = False,
     fmt: Annotated[str, typer.Option("--format", help="jsonl (default) or text (a readable replay).")] = "jsonl",
+    state: Annotated[
+        Optional[int],
+        typer.Option("--state", help="Print the state, region by region, when decision N is asked (1 = the first)."),
+    ] = None,
+    static: Annotated[
+        bool, typer.Option("--static", help="With --state: the rules and board regions too.")
+    ] = False,
 ) -> None:
-    """One game, event by event, as JSON Lines (or a readable replay with --format text);
-    the rules of ./balance.toml like 'balance run', the options given overriding them."""
+    """One game, event by event, as JSON Lines (or a readable replay with --format text),
+    or its state at one decision (--state N); the rules of ./balance.toml like
+    'balance run', the options given overriding them."""
     import json
 
     from balance.runspec import parse_param_assignments
@@ -264,6 +272,22 @@ def trace(
         raise UserError(f"--format {fmt!r}: allowed: jsonl, text")
     if config is not None and no_config:
         raise UserError("--config and --no-config: choose one")
+    if static and state is None:
+        raise UserError("--static shows more of a --state: give --state N")
+    if state is not None:
+        from balance.api import state_at
+
+        at = state_at(
+            game, state, seed=seed, game_index=game_index, players=players,
+            params=parse_param_assignments(param or []), board=board, player_file=player_file, config=config,
+            use_config=not no_config, static=static,
+        )
+        sys.stdout.write(
+            f"{at['game']}, game {at['game_index']} of seed {at['seed']}, decision {at['decision']} "
+            f"(turn {at['turn']}): seat {at['seat']} ({at['player']}) is asked a decision of kind {at['kind']} "
+            f"about {at['subject']}\n" + at["text"]
+        )
+        return
     events = api_trace(
         game,
         seed=seed,
@@ -275,8 +299,6 @@ def trace(
         config=config,
         use_config=not no_config,
     )
-    import sys
-
     if fmt == "jsonl":
         for event in events:
             sys.stdout.write(json.dumps(event, separators=(",", ":")) + "\n")

@@ -1,19 +1,18 @@
-"""Coin Race's trace: setup, one ``flip`` per turn, ``end``."""
+"""Coin Race's trace, declared once: setup, one ``flip`` per turn, ``end``."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from balance.game import TraceContext
-from tests.coinrace.state import EV_END, EV_FLIP
+from balance.state import Events
+
+EVENTS = Events()
+FLIPPED = EVENTS.declare("flip", ["seat", "heads", "points"], "the seat flipped (heads 0/1; its points after)")
+ENDED = EVENTS.declare("end", ["winner", "reason:reason"], "the game is over")
+write_flip = FLIPPED.write
+write_end = ENDED.write
 
 
 def decode(ctx: TraceContext) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = [ctx.setup()]
-    reasons = ctx.spec.end_reason_names
-    for kind, turn, a, b, c, _, _, _ in ctx.rows.tolist():
-        if kind == EV_FLIP:
-            out.append({"type": "flip", "turn": turn, "seat": a, "heads": b, "points": c})
-        elif kind == EV_END:
-            out.append({"type": "end", "turn": turn, "winner": a, "reason": reasons[b]})
-    return out
+    return EVENTS.decode(ctx)

@@ -6,10 +6,11 @@ import numpy as np
 from numba import njit
 
 from balance.engine import compile_kernel
-from balance.state import DECIDER, N_SEATS, RECORD, SEAT, TURN, VALUE_SCALE, WINNER, ask, draw_below, end_game, event
+from balance.state import DECIDER, N_SEATS, SEAT, TURN, VALUE_SCALE, WINNER, ask, draw_below, end_game
 from tests.coinrace import players
 from tests.coinrace.params import P_ROUNDS
-from tests.coinrace.state import EV_END, EV_FLIP, KIND_FLIP, PARAMS, PHASE, PHASE_FLIP, PHASE_IDLE, POINTS
+from tests.coinrace.events import write_end, write_flip
+from tests.coinrace.state import KIND_FLIP, PHASE, PHASE_FLIP, PHASE_IDLE, points_at, rule_at
 
 END_ROUNDS = np.int64(0)
 END_TIE = np.int64(1)
@@ -18,10 +19,7 @@ END_TIE = np.int64(1)
 @njit(cache=True)
 def _end(st, reason, winner):
     end_game(st, reason, winner)
-    if st[RECORD]:
-        at = event(st, EV_END)
-        st[at + 2] = winner
-        st[at + 3] = reason
+    write_end(st, winner, reason)
 
 
 @njit(cache=True)
@@ -30,14 +28,14 @@ def advance(st):
     if st[PHASE] == PHASE_FLIP:
         return
     n = st[N_SEATS]
-    if st[TURN] >= n * st[PARAMS + P_ROUNDS]:
+    if st[TURN] >= n * st[rule_at(P_ROUNDS)]:
         best = 0
         ties = 0
         for s in range(n):
-            if st[POINTS + s] > st[POINTS + best]:
+            if st[points_at(s)] > st[points_at(best)]:
                 best = s
                 ties = 0
-            elif s != best and st[POINTS + s] == st[POINTS + best]:
+            elif s != best and st[points_at(s)] == st[points_at(best)]:
                 ties += 1
         if ties:
             _end(st, END_TIE, np.int64(-1))
@@ -54,14 +52,10 @@ def advance(st):
 def apply(st, answer):
     seat = st[DECIDER]
     heads = draw_below(st, np.int64(2))
-    st[POINTS + seat] += heads
+    st[points_at(seat)] += heads
     st[PHASE] = PHASE_IDLE
     st[DECIDER] = -1
-    if st[RECORD]:
-        at = event(st, EV_FLIP)
-        st[at + 2] = seat
-        st[at + 3] = heads
-        st[at + 4] = st[POINTS + seat]
+    write_flip(st, seat, heads, st[points_at(seat)])
 
 
 @njit(cache=True)
@@ -84,7 +78,7 @@ def evaluate(st, seat):
 @njit(cache=True)
 def standing(st, seat):
     """The seat's points."""
-    return st[POINTS + seat]
+    return st[points_at(seat)]
 
 
 KERNEL = compile_kernel(

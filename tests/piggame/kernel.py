@@ -10,8 +10,6 @@ from balance.state import (
     DECIDER,
     END_REASON,
     N_SEATS,
-    RECORD,
-    SCORE,
     SEAT,
     TURN,
     VALUE_SCALE,
@@ -19,23 +17,21 @@ from balance.state import (
     ask,
     draw_below,
     end_game,
-    event,
+    score_at,
 )
 from tests.piggame import players
 from tests.piggame.params import P_MAX_TURNS, P_TARGET
+from tests.piggame.events import write_end, write_hold, write_roll
 from tests.piggame.state import (
-    EV_END,
-    EV_HOLD,
-    EV_ROLL,
     HOLD,
     KIND_ROLL,
-    PARAMS,
     PHASE,
     PHASE_DECIDE,
     PHASE_ROLL,
     PHASE_SETUP,
     ROLL,
     TURN_TOTAL,
+    rule_at,
 )
 
 END_TARGET = np.int64(0)
@@ -45,16 +41,13 @@ END_TURN_LIMIT = np.int64(1)
 @njit(cache=True)
 def _end(st, reason, winner):
     end_game(st, reason, winner)
-    if st[RECORD]:
-        at = event(st, EV_END)
-        st[at + 2] = winner
-        st[at + 3] = reason
+    write_end(st, winner, reason)
 
 
 @njit(cache=True)
 def _next_turn(st):
     """The next seat's turn begins with its compulsory roll (or the cap ends the game)."""
-    if st[TURN] >= st[PARAMS + P_MAX_TURNS]:
+    if st[TURN] >= st[rule_at(P_MAX_TURNS)]:
         _end(st, END_TURN_LIMIT, np.int64(-1))
         return
     st[TURN] += 1
@@ -78,17 +71,12 @@ def advance(st):
             st[TURN_TOTAL] = 0
         else:
             st[TURN_TOTAL] += face
-        if st[RECORD]:
-            at = event(st, EV_ROLL)
-            st[at + 2] = seat
-            st[at + 3] = face
-            st[at + 4] = st[TURN_TOTAL]
-            st[at + 5] = st[SCORE + seat]
+        write_roll(st, seat, face, st[TURN_TOTAL], st[score_at(seat)])
         if face == 1:
             _next_turn(st)
             continue
-        if st[SCORE + seat] + st[TURN_TOTAL] >= st[PARAMS + P_TARGET]:
-            st[SCORE + seat] += st[TURN_TOTAL]
+        if st[score_at(seat)] + st[TURN_TOTAL] >= st[rule_at(P_TARGET)]:
+            st[score_at(seat)] += st[TURN_TOTAL]
             st[TURN_TOTAL] = 0
             _end(st, END_TARGET, seat)
             return
@@ -106,13 +94,9 @@ def apply(st, answer):
         st[PHASE] = PHASE_ROLL
         return
     banked = st[TURN_TOTAL]
-    st[SCORE + seat] += banked
+    st[score_at(seat)] += banked
     st[TURN_TOTAL] = 0
-    if st[RECORD]:
-        at = event(st, EV_HOLD)
-        st[at + 2] = seat
-        st[at + 3] = banked
-        st[at + 4] = st[SCORE + seat]
+    write_hold(st, seat, banked, st[score_at(seat)])
     _next_turn(st)
 
 

@@ -1017,6 +1017,61 @@ def compile_kernel(
     return kernel
 
 
+_CHECKED: set[int] = set()
+
+
+def check_compiles(game: str, kernel: Kernel) -> None:
+    """Type the game's own functions (``advance``, ``apply``, its players' switch,
+    the search hooks) on their own, before any driver of the engine compiles
+    them in: a typing error then raises :class:`balance.errors.GameDoesNotCompile`
+    naming the game's file and line, not a chain through engine code.  Once per
+    kernel and process; free when they are compiled or cached already."""
+    if id(kernel) in _CHECKED:
+        return
+    from numba.core.errors import TypingError
+
+    st = types.Array(types.int64, 1, "C")
+    i64 = types.int64
+    signatures = {
+        "advance": (st,), "apply": (st, i64), "heuristics": (i64, i64, i64, i64, st), "candidates": (st, st),
+        "determinize": (st, i64), "evaluate": (st, i64), "standing": (st, i64),
+    }
+    for name, fn in kernel.supplied.items():
+        if not hasattr(fn, "compile") or name not in signatures:
+            continue
+        try:
+            fn.compile(signatures[name])
+        except TypingError as exc:
+            raise _compile_error(game, name, fn, exc) from None
+    _CHECKED.add(id(kernel))
+
+
+def _compile_error(game: str, name: str, fn: Any, exc: Exception) -> Exception:
+    """The first place in the game's own files that numba's message names."""
+    import re
+
+    from balance.errors import GameDoesNotCompile
+
+    text = str(exc)
+    folder = Path(sys.modules[fn.py_func.__module__].__file__).resolve().parent
+    where = None
+    for path, line in re.findall(r'File "([^"]+)", line (\d+)', text):
+        p = Path(path)
+        full = (p if p.is_absolute() else Path.cwd() / p).resolve()
+        if folder in full.parents or full.parent == folder:
+            where = f"{full}:{line}"
+            break
+    reason = next(
+        (ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith(("Failed in", "During", "File", " "))),
+        text.splitlines()[0] if text else "a typing error",
+    )
+    call = next((ln.strip() for ln in text.splitlines() if ln.strip().startswith(">>>")), None)
+    if reason.endswith(":") and call:
+        reason = f"{reason} {call[3:].strip()}"
+    at = where or f"{fn.py_func.__code__.co_filename}:{fn.py_func.__code__.co_firstlineno}"
+    return GameDoesNotCompile(f"{at}: {game}'s {name} does not compile: {reason}")
+
+
 def _drop_stale_cache(module: str, compiled: list[Any]) -> None:
     """A game's cached functions compile in each other and the engine: key the
     whole package's cache on all those files (balance.kernelcache).  Every

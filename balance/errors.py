@@ -34,3 +34,9 @@ class Interrupted(KeyboardInterrupt):
     @property
     def message(self) -> str:
         return str(self)
+
+
+class GameDoesNotCompile(UserError):
+    """A game's own compiled code has a typing error: one line naming the
+    game, its file and line, the function and numba's reason (exit status 2,
+    like a user's mistake: the person running the game wrote it)."""

@@ -733,6 +733,9 @@ class GameSpec:
         builtin_names = [h.name for h in heuristics] + ["mc"]
         builtin_only = all(p.builtin for p in seated)
         kernel = self._module("kernel").KERNEL
+        from balance.engine import check_compiles
+
+        check_compiles(self.name, kernel)
         index = np.empty(len(seated), np.int64)
         if builtin_only:
             for i, p in enumerate(seated):

@@ -9,7 +9,9 @@ Cases per game (found, never listed here: adding a game edits no shared file):
 the default players on two seeds, each built-in player against the default
 last seat, every player count, one rule change, and the game's own hand-picked
 cases in ``tests/<game>/golden_cases.py`` (``CASES = {name: {"players": [...],
-"params": {...}, "seed": S, "game": G}}``).
+"params": {...}, "seed": S, "game": G}}``).  A game installed from its own
+package keeps them there: ``<package>/golden_cases.py``, ``<package>/referee.py``
+and the traces in ``<package>/golden/`` (found through its entry point).
 
 A golden file replays from its own ``setup`` event (players, params, seed and
 game index are all there), so the test needs no table of cases either.
@@ -30,11 +32,39 @@ TESTS_DIR = Path(__file__).parent
 SEARCH_BUDGET = "rollouts=8"  # mc in a golden game: small, so regenerating stays quick
 
 
+def _in_repo(game: str) -> bool:
+    """A game whose tests live in this repository (tests/<game>/, tests/golden/<game>/)."""
+    return (TESTS_DIR / game).is_dir() or (GOLDEN_DIR / game).is_dir()
+
+
+def _package_dir(game: str) -> tuple[str, Path]:
+    from balance.registry import get_game
+
+    package = get_game(game).package
+    return package, Path(importlib.import_module(package).__file__).parent
+
+
 def game_tests_module(game: str, name: str) -> Any | None:
-    """``tests/<game>/<name>.py`` as a module, or None when the game has none."""
-    if not (TESTS_DIR / game / f"{name}.py").is_file():
+    """The game's own test module ``name`` (``referee``, ``golden_cases``):
+    ``tests/<game>/<name>.py`` for a game of this repository, else the module
+    of that name in the game's installed package (a game that lives in its own
+    package ships them there); None when the game has none."""
+    if _in_repo(game):
+        if not (TESTS_DIR / game / f"{name}.py").is_file():
+            return None
+        return importlib.import_module(f"tests.{game}.{name}")
+    package, folder = _package_dir(game)
+    if not (folder / f"{name}.py").is_file():
         return None
-    return importlib.import_module(f"tests.{game}.{name}")
+    return importlib.import_module(f"{package}.{name}")
+
+
+def golden_dir(game: str) -> Path:
+    """Where the game's golden traces live: tests/golden/<game>/ for a game of
+    this repository, else ``golden/`` in the game's installed package."""
+    if _in_repo(game):
+        return GOLDEN_DIR / game
+    return _package_dir(game)[1] / "golden"
 
 
 def _label(name: str) -> str:
@@ -87,11 +117,11 @@ def case_of(setup: dict[str, Any]) -> dict[str, Any]:
 
 
 def path_for(game: str, name: str) -> Path:
-    return GOLDEN_DIR / game / f"{name}.jsonl"
+    return golden_dir(game) / f"{name}.jsonl"
 
 
 def golden_files(game: str) -> list[Path]:
-    return sorted((GOLDEN_DIR / game).glob("*.jsonl"))
+    return sorted(golden_dir(game).glob("*.jsonl"))
 
 
 def to_jsonl(events: list[dict[str, Any]]) -> str:
@@ -104,7 +134,7 @@ def regenerate(games: list[str] | None = None) -> int:
     written = 0
     for game in games or game_names():
         spec = get_game(game)
-        folder = GOLDEN_DIR / game
+        folder = golden_dir(game)
         folder.mkdir(parents=True, exist_ok=True)
         for old in folder.glob("*.jsonl"):
             old.unlink()
@@ -119,4 +149,4 @@ if __name__ == "__main__":
 
     register_test_games()
     n = regenerate(sys.argv[1:] or None)
-    print(f"wrote {n} golden traces under {GOLDEN_DIR}", file=sys.stderr)
+    print(f"wrote {n} golden traces", file=sys.stderr)

@@ -261,15 +261,6 @@ def test_every_built_in_game_has_a_board_to_draw():
     assert {"carnage", "bahama", "taxi", "tagcity", "carmarace"} <= set(DRAWN)
 
 
-@pytest.mark.parametrize("game", DRAWN)
-def test_the_default_board_is_drawn(game):
-    spec = get_game(game)
-    board = spec.load_board(None)
-    svg = spec.board_svg(board)
-    assert svg is not None, f"{game} has a board but no picture"
-    check_picture(svg, game, board, "default board")
-
-
 @pytest.mark.parametrize("case", sorted(USER_BOARDS))
 def test_a_user_board_is_drawn_the_same_way(case, tmp_path):
     game, make = USER_BOARDS[case]

@@ -16,22 +16,37 @@ For every game:
 * every built-in player (mc included) plays at every allowed seat count;
 * random parameter values inside their ranges end every game within the cap;
 * the golden traces replay event for event and pass the game's referee;
-* random traces (every player, every seat count) pass the game's referee.
+* random traces (every player, every seat count) pass the game's referee;
+* the search player is not significantly worse than its rollout policy;
+* the state is addressed through named regions only, each with a meaning
+  (no offset arithmetic in the game's state, kernel and players);
+* ``balance init`` writes example targets on the game's own scale;
+* a game with a board draws it (a readable SVG whose references resolve).
+
+A game installed from its own package keeps its referee, golden cases and
+golden traces there (``tests/golden.py``).  docs/adding-a-game.md lists what
+each check asks of a new game.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import tomllib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from balance.config import init, load_config
 from balance.errors import UserError
 from balance.registry import game_names, get_game
+from balance.state import Layout
 from tests.golden import case_of, game_tests_module, golden_files, play, to_jsonl
 from tests.property import random_params
+from tests.test_boards_svg import check_picture
+from tests.test_config import write
+from tests.test_layout import PACKAGES, _modules, offences
 
 GAMES = game_names()
 SEARCH = "mc:rollouts=4"  # mc at a tiny budget: the contract is about rules, not strength
@@ -310,3 +325,70 @@ def test_mc_is_not_worse_than_its_rollout_policy(game):
         f"{game}: mc scored {mc.mean():.3f} against {policy}, {policy} itself {itself.mean():.3f} on the same "
         f"{SEARCH_GAMES} games: {diff.mean:+.3f} ({diff.low:+.3f} to {diff.high:+.3f}), z = {diff.z:.2f}"
     )
+
+
+# --------------------------------------------------------------------------- the state's named regions
+
+LAYOUT_GAMES = [g for g in PACKAGES if g in GAMES or g == "coinrace"]
+
+
+@pytest.mark.parametrize("game", LAYOUT_GAMES)
+def test_no_offset_arithmetic_on_the_state(game):
+    found = [o for m in _modules(game) for o in offences(m)]
+    assert not found, f"{game}: {len(found)} offset expressions outside the layout helpers:\n" + "\n".join(found[:40])
+
+
+@pytest.mark.parametrize("game", LAYOUT_GAMES)
+def test_every_region_is_named_shaped_and_meant(game):
+    state = next(m for m in _modules(game) if m.__name__.endswith(".state"))
+    layout = state.LAYOUT
+    assert isinstance(layout, Layout) and layout.regions, f"{game}: state.LAYOUT declares no region"
+    names = [r.name for r in layout.regions]
+    assert len(names) == len(set(names))
+    for r in layout.regions:
+        assert r.meaning.strip(), f"{game}: region {r.name!r} says nothing of what it holds"
+    # The regions tile the game's part of the state in declaration order (no
+    # slot addressed by two fixed regions).
+    fixed = sorted((int(r), r.size) for r in layout.regions if not r.placed)
+    for (a, n), (b, _) in zip(fixed, fixed[1:]):
+        assert a + n <= b
+
+
+# --------------------------------------------------------------------------- what a designer opens
+
+
+@pytest.mark.parametrize("game", [g for g in GAMES if get_game(g).load_board(None) is not None])
+def test_the_default_board_is_drawn(game):
+    spec = get_game(game)
+    board = spec.load_board(None)
+    svg = spec.board_svg(board)
+    assert svg is not None, f"{game} has a board but no picture"
+    check_picture(svg, game, board, "default board")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_init_for_every_registered_game(game, tmp_path):
+    """The starter file reads back, and its example targets are on the game's own scale:
+    uncommented, each length band holds what a run of the defaults measures (TAXI!'s
+    median of 88 turns is not in Carnage's [15, 40]), each seat band the fair share."""
+    path = init(game, tmp_path / "balance.toml")
+    text = path.read_text()
+    data = tomllib.loads(text)
+    from balance.api import run
+    from balance.registry import get_game
+
+    spec = get_game(game)
+    assert data["params"] == spec.defaults()
+    assert load_config(path).game == game
+    live = "\n".join(line[2:] if line.startswith(("# seat_", "# strategy_", "# no_winner", "# turns_", "# end_reason."))
+                     else line for line in text.splitlines())
+    targets = load_config(write(tmp_path, live)).targets
+    measured = run(game, games=2_000).to_dict()
+    for key in ("turns_median", "turns_p90", "turns_mean"):
+        band = targets[key]
+        assert band.low <= measured["turns"][key.split("_")[1]] <= band.high, (key, band)
+    fair = 1 / len(spec.default_players)
+    assert targets["seat_win_rate"].low < fair < targets["seat_win_rate"].high
+    for reason, share in measured["end_reason_shares"].items():
+        band = targets[f"end_reason.{reason}"]
+        assert band.low <= share["share"] <= band.high

@@ -44,7 +44,8 @@ def test_the_printed_state_is_the_kernels(dicerace):
     text = position.describe()
     roll = [line for line in text.splitlines() if line.strip().startswith("roll ")][0]
     assert f"= {int(position.st[dicerace.layout.region('roll')])} " in roll
-    score = text.splitlines()[text.splitlines().index(next(l for l in text.splitlines() if l.strip().startswith("score "))) + 1]
+    lines = text.splitlines()
+    score = lines[lines.index(next(line for line in lines if line.strip().startswith("score "))) + 1]
     assert score.split() == [f"[{int(position.st[SCORE])}", f"{int(position.st[SCORE + 1])}]"]
 
 

@@ -1,7 +1,8 @@
-"""Listings: ``balance games``, ``params``, ``players`` and ``board``."""
+"""Listings: ``balance games``, ``params``, ``players``, ``events`` and ``board``."""
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Any, Optional
 
 import typer
@@ -77,6 +78,78 @@ def params(game: GameArg = None, as_json: JsonOpt = False) -> None:
          [(r["meaning"], ""), (f"source: {r['source']}", "dim")])
         for r in rows
     ])
+
+
+@app.command()
+def events(
+    game: GameArg = None,
+    as_json: JsonOpt = False,
+    markdown: Annotated[
+        bool, typer.Option("--markdown", help="Every game's events as the Markdown page docs/events.md.")
+    ] = False,
+) -> None:
+    """A game's trace events (what 'balance trace' writes): each event, its fields and what they mean."""
+    from balance.errors import UserError
+    from balance.registry import game_names, get_game
+
+    if markdown:
+        if game is not None or as_json:
+            raise UserError("--markdown writes every game's events: give no GAME and no --json")
+        sys.stdout.write(events_markdown([get_game(g) for g in game_names()]))
+        return
+    spec = get_game(game_name(game))
+    rows = _schema(spec)
+    if as_json:
+        print_json(rows)
+        return
+    con = stdout_console()
+    blocks(con, f"{spec.title}: trace events ('balance trace {spec.name}'), after the setup event", [
+        (r["event"], "", [(r["meaning"], ""), *[
+            (f"{f['name']} ({f['kind']})" + (f": {f['meaning']}" if f["meaning"] else ""), "dim")
+            for f in r["fields"]
+        ]])
+        for r in rows
+    ])
+
+
+def _schema(spec: Any) -> list[dict[str, Any]]:
+    from balance.errors import UserError
+
+    declared = spec.events
+    if declared is None:
+        raise UserError(f"{spec.name} decodes its trace by hand: it declares no events (docs/adding-a-game.md, 7)")
+    return declared.schema()
+
+
+def events_markdown(specs: list[Any]) -> str:
+    """docs/events.md: every game's declared events (``balance events --markdown``)."""
+    out = [
+        "# Trace events",
+        "",
+        "What `balance trace GAME` writes, game by game: after the `setup` event (the game,",
+        "seed, rules, players and what a referee needs to replay it), one event per line.",
+        "Every event carries `type` and `turn`. Generated from each game's declarations",
+        "(`sims/GAME/events.py`) by `balance events --markdown > docs/events.md`; a test",
+        "keeps this page equal to them. Field kinds: " + "; ".join(f"`{k}` {v}" for k, v in _kinds().items()) + ".",
+        "",
+    ]
+    for spec in specs:
+        if spec.events is None:
+            continue
+        out += [f"## {spec.title} (`{spec.name}`)", "", "| event | fields | meaning |", "|---|---|---|"]
+        for r in _schema(spec):
+            fields = "<br>".join(
+                f"`{f['name']}` ({f['kind']})" + (f": {f['meaning']}" if f["meaning"] else "") for f in r["fields"]
+            ) or "–"
+            out.append(f"| `{r['event']}` | {fields} | {r['meaning']} |")
+        out.append("")
+    return "\n".join(out)
+
+
+def _kinds() -> dict[str, str]:
+    from balance.state import FIELD_KINDS
+
+    return FIELD_KINDS
 
 
 @app.command()

@@ -32,9 +32,17 @@ TESTS_DIR = Path(__file__).parent
 SEARCH_BUDGET = "rollouts=8"  # mc in a golden game: small, so regenerating stays quick
 
 
+SHIPPED = ("referee.py", "golden_cases.py", "golden")  # what a game's own package may ship
+
+
 def _in_repo(game: str) -> bool:
-    """A game whose tests live in this repository (tests/<game>/, tests/golden/<game>/)."""
-    return (TESTS_DIR / game).is_dir() or (GOLDEN_DIR / game).is_dir()
+    """Whether the game's tests live in this repository (tests/<game>/,
+    tests/golden/<game>/) rather than in its own package: a package that ships
+    a referee, golden cases or golden traces keeps them all."""
+    if (TESTS_DIR / game).is_dir() or (GOLDEN_DIR / game).is_dir():
+        return True
+    folder = _package_dir(game)[1]
+    return not any((folder / name).exists() for name in SHIPPED)
 
 
 def _package_dir(game: str) -> tuple[str, Path]:

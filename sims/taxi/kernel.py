@@ -28,11 +28,33 @@ from balance.state import (
     ask,
     draw_below,
     end_game,
-    event,
     event_value,
     shuffle,
 )
 from sims.taxi import players
+from sims.taxi.events import (
+    begin_data,
+    write_arrive,
+    write_barrier,
+    write_bet,
+    write_buy,
+    write_card,
+    write_data,
+    write_eliminate,
+    write_end,
+    write_expense,
+    write_hire,
+    write_leg,
+    write_leg_end,
+    write_move,
+    write_order,
+    write_reveal,
+    write_roll,
+    write_sell,
+    write_shuffle,
+    write_tablet,
+    write_turn,
+)
 from sims.taxi.params import (
     P_ARRIVAL_WINDOW,
     P_BARRIER_SUPPLY,
@@ -81,26 +103,6 @@ from sims.taxi.state import (
     C_STREETS,
     DIE,
     DRIVES,
-    EV_ARRIVE,
-    EV_BARRIER,
-    EV_BET,
-    EV_BUY,
-    EV_CARD,
-    EV_DATA,
-    EV_ELIMINATE,
-    EV_END,
-    EV_EXPENSE,
-    EV_HIRE,
-    EV_LEG,
-    EV_LEG_END,
-    EV_MOVE,
-    EV_ORDER,
-    EV_REVEAL,
-    EV_ROLL,
-    EV_SELL,
-    EV_SHUFFLE,
-    EV_TABLET,
-    EV_TURN,
     EXPENSE_DECK,
     GREENS_USED,
     HOLDER,
@@ -216,20 +218,9 @@ DATA_WIDTH = 6
 
 # --------------------------------------------------------------------------- trace helpers
 @njit(cache=True)
-def _row(st, kind, a, b, c, d, e, f):
-    at = event(st, kind)
-    st[event_value(at, 0)] = a
-    st[event_value(at, 1)] = b
-    st[event_value(at, 2)] = c
-    st[event_value(at, 3)] = d
-    st[event_value(at, 4)] = e
-    st[event_value(at, 5)] = f
-
-
-@njit(cache=True)
 def _seat_row(st, values, pad):
     """A DATA row: ``values[s]`` for every seat (``pad`` after the last)."""
-    at = event(st, EV_DATA)
+    at = begin_data(st)
     n = st[N_SEATS]
     for s in range(DATA_WIDTH):
         st[event_value(at, s)] = values[s] if s < n else pad
@@ -238,7 +229,7 @@ def _seat_row(st, values, pad):
 @njit(cache=True)
 def _seat_row_out(st, nodes):
     """A DATA row of a per-seat node (-1 for a seat that is out)."""
-    at = event(st, EV_DATA)
+    at = begin_data(st)
     n = st[N_SEATS]
     for s in range(DATA_WIDTH):
         st[event_value(at, s)] = nodes[s] if s < n and st[out_at(s)] == 0 else -1
@@ -249,7 +240,7 @@ def _id_rows(st, values, count):
     """``values[:count]``, six per DATA row."""
     i = 0
     while i < count:
-        row = event(st, EV_DATA)
+        row = begin_data(st)
         for k in range(DATA_WIDTH):
             st[event_value(row, k)] = values[i + k] if i + k < count else -1
         i += DATA_WIDTH
@@ -268,7 +259,7 @@ def _draw(st, deck):
             for w in range(3):
                 st[revealed_at(w)] = 0
         if st[RECORD]:
-            _row(st, EV_SHUFFLE, deck, size, 0, 0, 0, 0)
+            write_shuffle(st, deck, size)
             _id_rows(st, deck_view(st, deck), size)
     card = st[order_at(st, deck, st[top_at(deck)])]
     st[top_at(deck)] += 1
@@ -286,7 +277,7 @@ def _finish(st, reason, winner):
     end_game(st, reason, winner)
     if st[RECORD]:
         legs_done = st[LEG] - 1 + st[LEG_ENDED]
-        _row(st, EV_END, winner, reason, legs_done, 0, 0, 0)
+        write_end(st, winner, reason, legs_done)
 
 
 @njit(cache=True)
@@ -302,7 +293,7 @@ def _eliminate(st, s):
     st[pos_at(s)] = -1
     st[arrived_at(s)] = 0
     if st[RECORD]:
-        _row(st, EV_ELIMINATE, s, st[money_at(s)], 0, 0, 0, 0)
+        write_eliminate(st, s, st[money_at(s)])
 
 
 @njit(cache=True)
@@ -317,7 +308,7 @@ def _settle_debt(st, s):
         st[SUPPLY_PLATE] += 1
         st[money_at(s)] += sale
         if st[RECORD]:
-            _row(st, EV_SELL, s, sale, st[money_at(s)], st[plates_at(s)], 0, 0)
+            write_sell(st, s, sale, st[money_at(s)], st[plates_at(s)])
     if st[money_at(s)] < 0 and st[rule_at(P_ELIMINATE_ON_DEBT)] != 0:
         _eliminate(st, s)
         if st[N_IN] == 1:
@@ -352,11 +343,11 @@ def _setup(st):
         shuffle(st, order_at(st, d, 0), order_at(st, d, size))
         st[top_at(d)] = 0
         if st[RECORD]:
-            _row(st, EV_ORDER, d, size, 0, 0, 0, 0)
+            write_order(st, d, size)
             _id_rows(st, deck_view(st, d), size)
     st[LEG] = 1
     if st[RECORD]:
-        _row(st, EV_LEG, 1, 0, 0, 0, 0, 0)
+        write_leg(st, 1)
         _seat_row_out(st, dest_view(st))
     st[NEXT] = 0
     st[PHASE] = PH_TURN_START
@@ -523,14 +514,14 @@ def _end_move(st, legal):
     st[pos_at(s)] = end
     st[MENU_N] = 0
     if st[RECORD]:
-        _row(st, EV_MOVE, s, plen, st[STREETS_USED], gu, wu, 0)
-        _row(st, EV_DATA, st[greens_at(s)], st[whites_at(s)], 0, 0, 0, 0)
+        write_move(st, s, plen, st[STREETS_USED], gu, wu)
+        write_data(st, st[greens_at(s)], st[whites_at(s)], 0, 0, 0, 0)
         _id_rows(st, path_view(st), plen)
     if plen > 1 and end == st[dest_at(s)]:
         st[arrived_at(s)] = 1
         st[ANY_ARRIVED] = 1
         if st[RECORD]:
-            _row(st, EV_ARRIVE, s, end, st[LEG], 0, 0, 0)
+            write_arrive(st, s, end, st[LEG])
     st[PHASE] = PH_TABLET
 
 
@@ -573,8 +564,8 @@ def _reveal(st):
         c = next_in(st, c)
     st[revealed_at(word)] += 1
     if st[RECORD]:
-        _row(st, EV_REVEAL, h, word, n_won, 0, 0, 0)
-        at = event(st, EV_DATA)
+        write_reveal(st, h, word, n_won)
+        at = begin_data(st)
         for k in range(DATA_WIDTH):
             st[event_value(at, k)] = (winners >> (4 * k)) & 15 if k < n_won else -1
         _seat_row(st, money_view(st), 0)
@@ -591,8 +582,8 @@ def _draw_card(st):
     deck = st[CARD_DECK]
     if deck < 0:
         if st[RECORD]:
-            _row(st, EV_CARD, s, -1, -1, st[money_at(s)], st[greens_at(s)], st[whites_at(s)])
-            _row(st, EV_DATA, st[barriers_at(s)], st[plates_at(s)], 0, 0, 0, 0)
+            write_card(st, s, -1, -1, st[money_at(s)], st[greens_at(s)], st[whites_at(s)])
+            write_data(st, st[barriers_at(s)], st[plates_at(s)], 0, 0, 0, 0)
         st[PHASE] = PH_ROLL
         return True
     card = _draw(st, deck)
@@ -630,8 +621,8 @@ def _draw_card(st):
             st[barriers_at(s)] += 1
             st[SUPPLY_BARRIER] -= 1
     if st[RECORD]:
-        _row(st, EV_CARD, s, deck, card, st[money_at(s)], st[greens_at(s)], st[whites_at(s)])
-        _row(st, EV_DATA, st[barriers_at(s)], st[plates_at(s)], 0, 0, 0, 0)
+        write_card(st, s, deck, card, st[money_at(s)], st[greens_at(s)], st[whites_at(s)])
+        write_data(st, st[barriers_at(s)], st[plates_at(s)], 0, 0, 0, 0)
     if kind >= C_GAMBLE_MONEY:
         st[HOLDER] = s
         for t in range(st[N_SEATS]):
@@ -668,7 +659,7 @@ def _leg_end(st):
             st[pos_at(s)] = st[dest_at(s)]
     st[LEG_ENDED] = 1
     if st[RECORD]:
-        _row(st, EV_LEG_END, st[LEG], share, 0, 0, 0, 0)
+        write_leg_end(st, st[LEG], share)
         _seat_row(st, arrived_view(st), 0)
         _seat_row(st, money_view(st), 0)
         _seat_row_out(st, pos_view(st))
@@ -687,13 +678,13 @@ def _leg_end(st):
                 amount = st[expense_value_at(st, card)]
                 st[money_at(s)] -= amount
                 if st[RECORD]:
-                    _row(st, EV_EXPENSE, s, card, amount, st[money_at(s)], 0, 0)
+                    write_expense(st, s, card, amount, st[money_at(s)])
         elif last_leg and free_last:
             paid = False
         else:
             st[money_at(s)] -= fee
             if st[RECORD]:
-                _row(st, EV_HIRE, s, fee, st[money_at(s)], 0, 0, 0)
+                write_hire(st, s, fee, st[money_at(s)])
         if paid and st[money_at(s)] < 0:
             if _settle_debt(st, s):
                 return False
@@ -721,7 +712,7 @@ def _leg_end(st):
         st[arrived_at(s)] = 0
         st[dest_at(s)] = st[guide_at(s, st[LEG] - 1)]
     if st[RECORD]:
-        _row(st, EV_LEG, st[LEG], 0, 0, 0, 0, 0)
+        write_leg(st, st[LEG])
         _seat_row_out(st, dest_view(st))
     if st[rule_at(P_ARRIVAL_WINDOW)] == 0:
         st[NEXT] = next_in(st, np.int64(n - 1))  # a new round: the lowest seat still in
@@ -751,7 +742,7 @@ def advance(st):
             st[TURN] += 1
             st[SEAT] = s
             if st[RECORD]:
-                _row(st, EV_TURN, s, 0, 0, 0, 0, 0)
+                write_turn(st, s)
             st[N_BARRED] = 0
             st[CARD_DECK] = -1
             st[CARD_ID] = -1
@@ -805,7 +796,7 @@ def advance(st):
                 st[DIE] = die
                 st[ALLOWANCE] = die + st[BONUS]
                 if st[RECORD]:
-                    _row(st, EV_ROLL, s, die, st[BONUS], 0, 0, 0)
+                    write_roll(st, s, die, st[BONUS])
                 st[path_at(st, 0)] = st[pos_at(s)]
                 st[PATH_LEN] = 1
                 st[LAST_ARC] = -1
@@ -835,7 +826,7 @@ def advance(st):
             else:
                 result = 2
             if st[RECORD]:
-                _row(st, EV_TABLET, s, face, result, granted, st[greens_at(s)], st[whites_at(s)])
+                write_tablet(st, s, face, result, granted, st[greens_at(s)], st[whites_at(s)])
             st[PHASE] = PH_TURN_END
         elif ph == PH_TURN_END:
             s = st[SEAT]
@@ -895,7 +886,7 @@ def apply(st, answer):
             w = BET_TAXI
         st[bet_at(seat)] = w
         if st[RECORD]:
-            _row(st, EV_BET, seat, st[HOLDER], w, 0, 0, 0)
+            write_bet(st, seat, st[HOLDER], w)
     elif kind == KIND_BARRIER:
         target = st[SEAT]
         if 0 <= answer < st[N_SEGS] and not _barred(st, answer) and st[barriers_at(seat)] > 0:
@@ -903,10 +894,9 @@ def apply(st, answer):
             st[N_BARRED] += 1
             st[barriers_at(seat)] -= 1
             if st[RECORD]:
-                _row(
-                    st, EV_BARRIER, seat, target, st[seg_a_at(st, answer)], st[seg_b_at(st, answer)],
-                    st[barriers_at(seat)], 0,
-                )
+                a = st[seg_a_at(st, answer)]
+                b = st[seg_b_at(st, answer)]
+                write_barrier(st, seat, target, a, b, st[barriers_at(seat)])
     elif kind == KIND_BUY:
         price = st[rule_at(P_PLATE_PRICE)]
         if answer == 1 and st[money_at(seat)] >= price and st[SUPPLY_PLATE] > 0:
@@ -914,7 +904,7 @@ def apply(st, answer):
             st[plates_at(seat)] += 1
             st[SUPPLY_PLATE] -= 1
             if st[RECORD]:
-                _row(st, EV_BUY, seat, price, st[money_at(seat)], st[plates_at(seat)], 0, 0)
+                write_buy(st, seat, price, st[money_at(seat)], st[plates_at(seat)])
 
 
 # --------------------------------------------------------------------------- the search player

@@ -61,7 +61,9 @@ JOURNEY, PASSENGER, EXPENSE_DECK = 0, 1, 2
 GUIDE_STOPS = 30  # stops of a destination guide (the long game's legs)
 
 LAYOUT = Layout()
-PARAMS = LAYOUT.static("params", (N_PARAMS,), "the rule parameters (params.P_* order; a choice as its index, a bool 0/1)")
+PARAMS = LAYOUT.static(
+    "params", (N_PARAMS,), "the rule parameters (params.P_* order; a choice as its index, a bool 0/1)"
+)
 N_NODES = LAYOUT.static("n_nodes", (), "nodes of the board")
 N_ARCS = LAYOUT.static("n_arcs", (), "arcs of the board (a segment driven one way)")
 N_SEGS = LAYOUT.static("n_segs", (), "segments of the board")
@@ -80,12 +82,18 @@ GUIDE = LAYOUT.static("guide", (MAX_SEATS, GUIDE_STOPS), "the destination guides
 # Board-sized regions: one slot each, holding where the region lies
 # (board_layout places them).  The three decks' orders come first, in deck
 # order, so their slots are consecutive.
-JOURNEY_ORDER = LAYOUT.placed("journey_order", ("journey_cards",), "the Journey deck's card ids in pile order", dynamic=True)
+JOURNEY_ORDER = LAYOUT.placed(
+    "journey_order", ("journey_cards",), "the Journey deck's card ids in pile order", dynamic=True
+)
 PASSENGER_ORDER = LAYOUT.placed(
     "passenger_order", ("passenger_cards",), "the Passenger deck's card ids in pile order", dynamic=True
 )
-EXPENSE_ORDER = LAYOUT.placed("expense_order", ("expense_cards",), "the Expense deck's card ids in pile order", dynamic=True)
-PATH = LAYOUT.placed("path", ("path_cap",), "the move so far: nodes from the taxi's start (path_len of them)", dynamic=True)
+EXPENSE_ORDER = LAYOUT.placed(
+    "expense_order", ("expense_cards",), "the Expense deck's card ids in pile order", dynamic=True
+)
+PATH = LAYOUT.placed(
+    "path", ("path_cap",), "the move so far: nodes from the taxi's start (path_len of them)", dynamic=True
+)
 MENU_NODE = LAYOUT.placed("menu_node", ("menu_cap",), "menu entry: its end node", dynamic=True)
 MENU_PARENT = LAYOUT.placed("menu_parent", ("menu_cap",), "menu entry: the entry it extends (-1: none)", dynamic=True)
 MENU_ARC = LAYOUT.placed("menu_arc", ("menu_cap",), "menu entry: the arc that reaches its end", dynamic=True)
@@ -270,27 +278,7 @@ KEEP = -1  # a barrier answer: keep it
 C_CASH, C_FINE, C_EXPENSE, C_GREEN, C_FREEWAY, C_STREETS, C_NO_MOVE, C_ROADWORK = range(8)
 C_GAMBLE_MONEY, C_GAMBLE_FREEWAY, C_GAMBLE_TAXI = 8, 9, 10
 
-# ---- trace rows (kind; the six values)
-EV_ORDER = 1  # deck, count; then DATA rows of card ids (setup)
-EV_LEG = 2  # leg; then a DATA row: destination per seat (-1: out)
-EV_TURN = 3  # seat
-EV_BARRIER = 4  # placer, target, node a, node b, barriers left
-EV_BUY = 5  # seat, price, money, plates
-EV_SHUFFLE = 6  # deck, count; then DATA rows of card ids
-EV_CARD = 7  # seat, deck (-1 none), card, money, greens, whites; then DATA: barriers, plates
-EV_BET = 8  # bettor, holder, word (BET_*)
-EV_REVEAL = 9  # holder, word (0 money, 1 freeway, 2 taxi), winners; DATA rows: winners, money, greens, whites, plates
-EV_SELL = 10  # seat, price, money, plates
-EV_ELIMINATE = 11  # seat, money
-EV_ROLL = 12  # seat, die, bonus
-EV_MOVE = 13  # seat, nodes, streets, greens used, whites used; DATA: greens left, whites left; DATA rows: path
-EV_ARRIVE = 14  # seat, node, leg
-EV_TABLET = 15  # seat, face, result (0 freeway, 1 green, 2 blank), granted, greens, whites
-EV_LEG_END = 16  # leg, share; DATA rows: arrived flags, money, position (-1: out)
-EV_HIRE = 17  # seat, fee, money
-EV_EXPENSE = 18  # seat, card, amount, money
-EV_END = 19  # winner, reason, legs completed
-EV_DATA = 20  # six values continuing the row before
+# The trace: its events are declared in events.py.
 
 BASE_LAYOUT = LAYOUT.copy()
 
@@ -390,9 +378,8 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
         image[DECK_CARDS[d]] = len(decks[d])
         DECK_KINDS[d].put(image, [CARD_KINDS.index(c.kind) for c in decks[d]])
         DECK_VALUES[d].put(image, [c.value for c in decks[d]])
-    GAMBLE_COPIES.put(
-        image, [sum(1 for c in decks[0] if c.kind == kind) for kind in ("gamble_money", "gamble_freeway", "gamble_taxi")]
-    )
+    words = ("gamble_money", "gamble_freeway", "gamble_taxi")
+    GAMBLE_COPIES.put(image, [sum(1 for c in decks[0] if c.kind == kind) for kind in words])
     FREEWAY.put(image, board.freeway)
     LIT.put(image, board.lit)
     ARC_FROM.put(image, board.arc_from)

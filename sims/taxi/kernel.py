@@ -20,7 +20,7 @@ from balance.state import (
     END_REASON,
     N_SEATS,
     RECORD,
-    SCORE,
+    score_at,
     SEAT,
     TURN,
     VALUE_SCALE,
@@ -28,10 +28,33 @@ from balance.state import (
     ask,
     draw_below,
     end_game,
-    event,
+    event_value,
     shuffle,
 )
 from sims.taxi import players
+from sims.taxi.events import (
+    begin_data,
+    write_arrive,
+    write_barrier,
+    write_bet,
+    write_buy,
+    write_card,
+    write_data,
+    write_eliminate,
+    write_end,
+    write_expense,
+    write_hire,
+    write_leg,
+    write_leg_end,
+    write_move,
+    write_order,
+    write_reveal,
+    write_roll,
+    write_sell,
+    write_shuffle,
+    write_tablet,
+    write_turn,
+)
 from sims.taxi.params import (
     P_ARRIVAL_WINDOW,
     P_BARRIER_SUPPLY,
@@ -58,16 +81,17 @@ from sims.taxi.params import (
 from sims.taxi.state import (
     ALLOWANCE,
     ANY_ARRIVED,
-    ARRIVED,
-    BARRED,
-    BARRIERS,
     BASE,
-    BET,
     BET_FREEWAY,
     BET_MONEY,
     BET_NONE,
     BET_TAXI,
     BONUS,
+    CARD_DECK,
+    CARD_ID,
+    CARD_KIND,
+    CARD_NONE,
+    CURSOR,
     C_CASH,
     C_EXPENSE,
     C_FINE,
@@ -77,40 +101,13 @@ from sims.taxi.state import (
     C_NO_MOVE,
     C_ROADWORK,
     C_STREETS,
-    CARD_DECK,
-    CARD_ID,
-    CARD_KIND,
-    CARD_NONE,
-    CURSOR,
-    DECK_SIZE,
-    DEST,
     DIE,
     DRIVES,
-    EV_ARRIVE,
-    EV_BARRIER,
-    EV_BET,
-    EV_BUY,
-    EV_CARD,
-    EV_DATA,
-    EV_ELIMINATE,
-    EV_END,
-    EV_EXPENSE,
-    EV_HIRE,
-    EV_LEG,
-    EV_LEG_END,
-    EV_MOVE,
-    EV_ORDER,
-    EV_REVEAL,
-    EV_ROLL,
-    EV_SELL,
-    EV_SHUFFLE,
-    EV_TABLET,
-    EV_TURN,
     EXPENSE_DECK,
-    GREENS,
     GREENS_USED,
     HOLDER,
     JOURNEY,
+    JOURNEY_CARDS,
     KIND_BARRIER,
     KIND_BET,
     KIND_BUY,
@@ -118,44 +115,20 @@ from sims.taxi.state import (
     KIND_MOVE,
     LAST_ARC,
     LEG,
-    LEG_ENDED,
     LEGS,
+    LEG_ENDED,
     MENU_CAP,
     MENU_N,
-    MONEY,
+    NEXT,
+    NO_MOVE,
     N_BARRED,
     N_DECKS,
     N_IN,
     N_SEGS,
-    NEXT,
-    NO_MOVE,
-    O_ARC_CONT,
-    O_ARC_ENTRY,
-    O_ARC_SEG,
-    O_ARC_TO,
-    O_DECK_KIND,
-    O_DECK_VALUE,
-    O_FREEWAY,
-    O_GUIDE,
-    O_LIT,
-    O_MENU_ARC,
-    O_MENU_GREENS,
-    O_MENU_NODE,
-    O_MENU_PARENT,
-    O_MENU_STEPS,
-    O_MENU_STREETS,
-    O_MENU_WHITES,
-    O_ORDER,
-    O_OUT_ARC,
-    O_OUT_START,
-    O_PATH,
-    O_SEG_A,
-    O_SEG_B,
-    OUT,
-    PARAMS,
     PASSENGER,
     PATH_CAP,
     PATH_LEN,
+    PHASE,
     PH_BARRIER,
     PH_BET,
     PH_BUY,
@@ -168,22 +141,71 @@ from sims.taxi.state import (
     PH_TABLET,
     PH_TURN_END,
     PH_TURN_START,
-    PHASE,
-    PLATES,
-    POS,
-    REVEALED,
     STOP,
     STREETS_USED,
     SUPPLY_BARRIER,
     SUPPLY_GREEN,
     SUPPLY_PLATE,
     SUPPLY_WHITE,
-    TOP,
-    WHITES,
     WHITES_USED,
+    arc_cont_view,
+    arc_entry_view,
+    arc_seg_view,
+    arc_to_view,
+    arrived_at,
+    arrived_view,
+    barred_at,
+    barriers_at,
+    bet_at,
     can_end,
+    card_kind,
+    card_value,
     d0,
+    deck_size,
+    deck_view,
+    dest_at,
+    dest_view,
+    expense_value_at,
+    freeway_view,
+    greens_at,
+    greens_view,
+    guide_at,
+    journey_kind_at,
+    journey_order_view,
+    lit_view,
+    menu_arc_at,
+    menu_arc_view,
+    menu_greens_at,
+    menu_greens_view,
+    menu_node_at,
+    menu_node_view,
+    menu_parent_view,
+    menu_steps_at,
+    menu_steps_view,
+    menu_streets_at,
+    menu_streets_view,
+    menu_whites_at,
+    menu_whites_view,
+    money_at,
+    money_view,
     next_in,
+    order_at,
+    out_arc_view,
+    out_at,
+    out_start_view,
+    path_at,
+    path_view,
+    plates_at,
+    plates_view,
+    pos_at,
+    pos_view,
+    revealed_at,
+    rule_at,
+    seg_a_at,
+    seg_b_at,
+    top_at,
+    whites_at,
+    whites_view,
 )
 
 END_COMPLETED = np.int64(0)
@@ -196,42 +218,31 @@ DATA_WIDTH = 6
 
 # --------------------------------------------------------------------------- trace helpers
 @njit(cache=True)
-def _row(st, kind, a, b, c, d, e, f):
-    at = event(st, kind)
-    st[at + 2] = a
-    st[at + 3] = b
-    st[at + 4] = c
-    st[at + 5] = d
-    st[at + 6] = e
-    st[at + 7] = f
-
-
-@njit(cache=True)
-def _seat_row(st, region, pad):
-    """A DATA row: ``st[region + s]`` for every seat (``pad`` after the last)."""
-    at = event(st, EV_DATA)
+def _seat_row(st, values, pad):
+    """A DATA row: ``values[s]`` for every seat (``pad`` after the last)."""
+    at = begin_data(st)
     n = st[N_SEATS]
     for s in range(DATA_WIDTH):
-        st[at + 2 + s] = st[region + s] if s < n else pad
+        st[event_value(at, s)] = values[s] if s < n else pad
 
 
 @njit(cache=True)
-def _seat_row_out(st, region):
+def _seat_row_out(st, nodes):
     """A DATA row of a per-seat node (-1 for a seat that is out)."""
-    at = event(st, EV_DATA)
+    at = begin_data(st)
     n = st[N_SEATS]
     for s in range(DATA_WIDTH):
-        st[at + 2 + s] = st[region + s] if s < n and st[OUT + s] == 0 else -1
+        st[event_value(at, s)] = nodes[s] if s < n and st[out_at(s)] == 0 else -1
 
 
 @njit(cache=True)
-def _id_rows(st, at, count):
-    """``count`` values from ``st[at:]``, six per DATA row."""
+def _id_rows(st, values, count):
+    """``values[:count]``, six per DATA row."""
     i = 0
     while i < count:
-        row = event(st, EV_DATA)
+        row = begin_data(st)
         for k in range(DATA_WIDTH):
-            st[row + 2 + k] = st[at + i + k] if i + k < count else -1
+            st[event_value(row, k)] = values[i + k] if i + k < count else -1
         i += DATA_WIDTH
 
 
@@ -240,19 +251,18 @@ def _id_rows(st, at, count):
 def _draw(st, deck):
     """The top card of ``deck``; an empty pile is first refilled by shuffling the
     whole discard pile (every card: the others are all discarded)."""
-    size = st[DECK_SIZE + deck]
-    at = st[O_ORDER + deck]
-    if st[TOP + deck] >= size:
-        shuffle(st, at, at + size)
-        st[TOP + deck] = 0
+    size = deck_size(st, deck)
+    if st[top_at(deck)] >= size:
+        shuffle(st, order_at(st, deck, 0), order_at(st, deck, size))
+        st[top_at(deck)] = 0
         if deck == JOURNEY:
             for w in range(3):
-                st[REVEALED + w] = 0
+                st[revealed_at(w)] = 0
         if st[RECORD]:
-            _row(st, EV_SHUFFLE, deck, size, 0, 0, 0, 0)
-            _id_rows(st, at, size)
-    card = st[at + st[TOP + deck]]
-    st[TOP + deck] += 1
+            write_shuffle(st, deck, size)
+            _id_rows(st, deck_view(st, deck), size)
+    card = st[order_at(st, deck, st[top_at(deck)])]
+    st[top_at(deck)] += 1
     return card
 
 
@@ -260,51 +270,51 @@ def _draw(st, deck):
 @njit(cache=True)
 def _finish(st, reason, winner):
     n = st[N_SEATS]
-    pv = st[PARAMS + P_PLATE_VALUE]
+    pv = st[rule_at(P_PLATE_VALUE)]
     for s in range(n):
-        w = st[MONEY + s] + pv * st[PLATES + s]
-        st[SCORE + s] = min(max(w, -INT32_MAX), INT32_MAX)
+        w = st[money_at(s)] + pv * st[plates_at(s)]
+        st[score_at(s)] = min(max(w, -INT32_MAX), INT32_MAX)
     end_game(st, reason, winner)
     if st[RECORD]:
         legs_done = st[LEG] - 1 + st[LEG_ENDED]
-        _row(st, EV_END, winner, reason, legs_done, 0, 0, 0)
+        write_end(st, winner, reason, legs_done)
 
 
 @njit(cache=True)
 def _eliminate(st, s):
-    st[OUT + s] = 1
+    st[out_at(s)] = 1
     st[N_IN] -= 1
-    st[SUPPLY_GREEN] += st[GREENS + s]
-    st[SUPPLY_WHITE] += st[WHITES + s]
-    st[SUPPLY_BARRIER] += st[BARRIERS + s]
-    st[GREENS + s] = 0
-    st[WHITES + s] = 0
-    st[BARRIERS + s] = 0
-    st[POS + s] = -1
-    st[ARRIVED + s] = 0
+    st[SUPPLY_GREEN] += st[greens_at(s)]
+    st[SUPPLY_WHITE] += st[whites_at(s)]
+    st[SUPPLY_BARRIER] += st[barriers_at(s)]
+    st[greens_at(s)] = 0
+    st[whites_at(s)] = 0
+    st[barriers_at(s)] = 0
+    st[pos_at(s)] = -1
+    st[arrived_at(s)] = 0
     if st[RECORD]:
-        _row(st, EV_ELIMINATE, s, st[MONEY + s], 0, 0, 0, 0)
+        write_eliminate(st, s, st[money_at(s)])
 
 
 @njit(cache=True)
 def _settle_debt(st, s):
     """Rule 14 after a payment by ``s``: sell plates while in debt, then out.
     True when the game has ended (one player left)."""
-    if st[MONEY + s] >= 0:
+    if st[money_at(s)] >= 0:
         return False
-    sale = st[PARAMS + P_PLATE_SALE]
-    while st[MONEY + s] < 0 and st[PLATES + s] > 0:
-        st[PLATES + s] -= 1
+    sale = st[rule_at(P_PLATE_SALE)]
+    while st[money_at(s)] < 0 and st[plates_at(s)] > 0:
+        st[plates_at(s)] -= 1
         st[SUPPLY_PLATE] += 1
-        st[MONEY + s] += sale
+        st[money_at(s)] += sale
         if st[RECORD]:
-            _row(st, EV_SELL, s, sale, st[MONEY + s], st[PLATES + s], 0, 0)
-    if st[MONEY + s] < 0 and st[PARAMS + P_ELIMINATE_ON_DEBT] != 0:
+            write_sell(st, s, sale, st[money_at(s)], st[plates_at(s)])
+    if st[money_at(s)] < 0 and st[rule_at(P_ELIMINATE_ON_DEBT)] != 0:
         _eliminate(st, s)
         if st[N_IN] == 1:
             last = 0
             for t in range(st[N_SEATS]):
-                if st[OUT + t] == 0:
+                if st[out_at(t)] == 0:
                     last = t
             _finish(st, END_LAST_STANDING, np.int64(last))
             return True
@@ -316,31 +326,29 @@ def _settle_debt(st, s):
 def _setup(st):
     n = st[N_SEATS]
     base = st[BASE]
-    guide = st[O_GUIDE]
     for s in range(n):
-        st[MONEY + s] = st[PARAMS + P_START_MONEY]
-        st[POS + s] = base
-        st[DEST + s] = st[guide + s * 30]
-        st[OUT + s] = 0
+        st[money_at(s)] = st[rule_at(P_START_MONEY)]
+        st[pos_at(s)] = base
+        st[dest_at(s)] = st[guide_at(s, 0)]
+        st[out_at(s)] = 0
     st[N_IN] = n
-    st[SUPPLY_GREEN] = st[PARAMS + P_GREEN_SUPPLY]
-    st[SUPPLY_WHITE] = st[PARAMS + P_FREEWAY_SUPPLY]
-    st[SUPPLY_BARRIER] = st[PARAMS + P_BARRIER_SUPPLY]
-    st[SUPPLY_PLATE] = st[PARAMS + P_PLATE_SUPPLY]
+    st[SUPPLY_GREEN] = st[rule_at(P_GREEN_SUPPLY)]
+    st[SUPPLY_WHITE] = st[rule_at(P_FREEWAY_SUPPLY)]
+    st[SUPPLY_BARRIER] = st[rule_at(P_BARRIER_SUPPLY)]
+    st[SUPPLY_PLATE] = st[rule_at(P_PLATE_SUPPLY)]
     for d in range(N_DECKS):
-        at = st[O_ORDER + d]
-        size = st[DECK_SIZE + d]
+        size = deck_size(st, d)
         for i in range(size):
-            st[at + i] = i
-        shuffle(st, at, at + size)
-        st[TOP + d] = 0
+            st[order_at(st, d, i)] = i
+        shuffle(st, order_at(st, d, 0), order_at(st, d, size))
+        st[top_at(d)] = 0
         if st[RECORD]:
-            _row(st, EV_ORDER, d, size, 0, 0, 0, 0)
-            _id_rows(st, at, size)
+            write_order(st, d, size)
+            _id_rows(st, deck_view(st, d), size)
     st[LEG] = 1
     if st[RECORD]:
-        _row(st, EV_LEG, 1, 0, 0, 0, 0, 0)
-        _seat_row_out(st, DEST)
+        write_leg(st, 1)
+        _seat_row_out(st, dest_view(st))
     st[NEXT] = 0
     st[PHASE] = PH_TURN_START
 
@@ -349,7 +357,7 @@ def _setup(st):
 @njit(cache=True)
 def _barred(st, seg):
     for k in range(st[N_BARRED]):
-        if st[BARRED + k] == seg:
+        if st[barred_at(k)] == seg:
             return True
     return False
 
@@ -359,107 +367,106 @@ def build_menu(st):
     """List the one-street drives from the mover's node (state.py, "The move
     menu") into the menu; returns their number."""
     s = st[SEAT]
-    path = st[O_PATH]
     plen = st[PATH_LEN]
     room = st[PATH_CAP] - plen
     st[MENU_N] = 0
     if room <= 0:
         return 0
     cap = st[MENU_CAP]
-    u = st[path + plen - 1]
-    g_left = st[GREENS + s] - st[GREENS_USED]
-    w_left = st[WHITES + s] - st[WHITES_USED]
+    u = path_view(st)[plen - 1]
+    g_left = st[greens_at(s)] - st[GREENS_USED]
+    w_left = st[whites_at(s)] - st[WHITES_USED]
     allowance = st[ALLOWANCE]
     used = st[STREETS_USED]
-    fw = st[O_FREEWAY]
-    lit = st[O_LIT]
-    arc_to = st[O_ARC_TO]
-    arc_seg = st[O_ARC_SEG]
-    arc_entry = st[O_ARC_ENTRY]
-    arc_cont = st[O_ARC_CONT]
-    out_start = st[O_OUT_START]
-    out_arc = st[O_OUT_ARC]
-    m_node = st[O_MENU_NODE]
-    m_parent = st[O_MENU_PARENT]
-    m_arc = st[O_MENU_ARC]
-    m_steps = st[O_MENU_STEPS]
-    m_greens = st[O_MENU_GREENS]
-    m_whites = st[O_MENU_WHITES]
-    m_streets = st[O_MENU_STREETS]
+    fw = freeway_view(st)
+    lit = lit_view(st)
+    arc_to = arc_to_view(st)
+    arc_seg = arc_seg_view(st)
+    arc_entry = arc_entry_view(st)
+    arc_cont = arc_cont_view(st)
+    out_start = out_start_view(st)
+    out_arc = out_arc_view(st)
+    m_node = menu_node_view(st)
+    m_parent = menu_parent_view(st)
+    m_arc = menu_arc_view(st)
+    m_steps = menu_steps_view(st)
+    m_greens = menu_greens_view(st)
+    m_whites = menu_whites_view(st)
+    m_streets = menu_streets_view(st)
     any_barred = st[N_BARRED] > 0
-    u_fw = st[fw + u] != 0
+    u_fw = fw[u] != 0
     first = plen == 1
-    cont_last = st[arc_cont + st[LAST_ARC]] if not first else -2
+    cont_last = arc_cont[st[LAST_ARC]] if not first else -2
     n = 0
-    for k in range(st[out_start + u], st[out_start + u + 1]):
-        a = st[out_arc + k]
+    for k in range(out_start[u], out_start[u + 1]):
+        a = out_arc[k]
         cost = 1
         if not first and (u_fw or a == cont_last):
             cost = 0
         if used + cost > allowance:
             continue
-        v = st[arc_to + a]
-        g = st[lit + v]
-        w = st[arc_entry + a]
+        v = arc_to[a]
+        g = lit[v]
+        w = arc_entry[a]
         if g > g_left or w > w_left:
             continue
-        if any_barred and _barred(st, st[arc_seg + a]):
+        if any_barred and _barred(st, arc_seg[a]):
             continue
         if n >= cap:
             break
-        st[m_node + n] = v
-        st[m_parent + n] = -1
-        st[m_arc + n] = a
-        st[m_steps + n] = 1
-        st[m_greens + n] = g
-        st[m_whites + n] = w
-        st[m_streets + n] = used + cost
+        m_node[n] = v
+        m_parent[n] = -1
+        m_arc[n] = a
+        m_steps[n] = 1
+        m_greens[n] = g
+        m_whites[n] = w
+        m_streets[n] = used + cost
         n += 1
     i = 0
     while i < n:
-        steps = st[m_steps + i]
+        steps = m_steps[i]
         if steps >= room:
             i += 1
             continue
-        v = st[m_node + i]
-        a = st[m_arc + i]
-        if st[fw + v] != 0:
-            lo = st[out_start + v]
-            hi = st[out_start + v + 1]
+        v = m_node[i]
+        a = m_arc[i]
+        if fw[v] != 0:
+            lo = out_start[v]
+            hi = out_start[v + 1]
         else:
             lo = 0
             hi = 0
-            if st[arc_cont + a] >= 0:
+            if arc_cont[a] >= 0:
                 hi = 1
         for k in range(lo, hi):
-            b = st[out_arc + k] if st[fw + v] != 0 else st[arc_cont + a]
-            x = st[arc_to + b]
-            g = st[m_greens + i] + st[lit + x]
-            w = st[m_whites + i] + st[arc_entry + b]
+            b = out_arc[k] if fw[v] != 0 else arc_cont[a]
+            x = arc_to[b]
+            g = m_greens[i] + lit[x]
+            w = m_whites[i] + arc_entry[b]
             if g > g_left or w > w_left:
                 continue
-            if any_barred and _barred(st, st[arc_seg + b]):
+            if any_barred and _barred(st, arc_seg[b]):
                 continue
             if x == u and not u_fw:
                 continue
             j = i
             seen = False
             while j >= 0:
-                if st[m_node + j] == x:
+                if m_node[j] == x:
                     seen = True
                     break
-                j = st[m_parent + j]
+                j = m_parent[j]
             if seen:
                 continue
             if n >= cap:
                 break
-            st[m_node + n] = x
-            st[m_parent + n] = i
-            st[m_arc + n] = b
-            st[m_steps + n] = steps + 1
-            st[m_greens + n] = g
-            st[m_whites + n] = w
-            st[m_streets + n] = st[m_streets + i]
+            m_node[n] = x
+            m_parent[n] = i
+            m_arc[n] = b
+            m_steps[n] = steps + 1
+            m_greens[n] = g
+            m_whites[n] = w
+            m_streets[n] = m_streets[i]
             n += 1
         i += 1
     st[MENU_N] = n
@@ -468,21 +475,21 @@ def build_menu(st):
 
 @njit(cache=True)
 def _take_entry(st, e):
-    path = st[O_PATH]
+    path = path_view(st)
     plen = st[PATH_LEN]
-    steps = st[st[O_MENU_STEPS] + e]
-    m_node = st[O_MENU_NODE]
-    m_parent = st[O_MENU_PARENT]
-    m_steps = st[O_MENU_STEPS]
+    steps = st[menu_steps_at(st, e)]
+    m_node = menu_node_view(st)
+    m_parent = menu_parent_view(st)
+    m_steps = menu_steps_view(st)
     j = e
     while j >= 0:
-        st[path + plen + st[m_steps + j] - 1] = st[m_node + j]
-        j = st[m_parent + j]
+        path[plen + m_steps[j] - 1] = m_node[j]
+        j = m_parent[j]
     st[PATH_LEN] = plen + steps
-    st[LAST_ARC] = st[st[O_MENU_ARC] + e]
-    st[STREETS_USED] = st[st[O_MENU_STREETS] + e]
-    st[GREENS_USED] += st[st[O_MENU_GREENS] + e]
-    st[WHITES_USED] += st[st[O_MENU_WHITES] + e]
+    st[LAST_ARC] = st[menu_arc_at(st, e)]
+    st[STREETS_USED] = st[menu_streets_at(st, e)]
+    st[GREENS_USED] += st[menu_greens_at(st, e)]
+    st[WHITES_USED] += st[menu_whites_at(st, e)]
     st[DRIVES] += 1
 
 
@@ -491,7 +498,6 @@ def _end_move(st, legal):
     """The move is over: an illegal one (a bad answer, or a stop the rules do not
     allow) is undone: the taxi stays put and spends nothing."""
     s = st[SEAT]
-    path = st[O_PATH]
     if not legal:
         st[PATH_LEN] = 1
         st[STREETS_USED] = 0
@@ -499,23 +505,23 @@ def _end_move(st, legal):
         st[WHITES_USED] = 0
     gu = st[GREENS_USED]
     wu = st[WHITES_USED]
-    st[GREENS + s] -= gu
+    st[greens_at(s)] -= gu
     st[SUPPLY_GREEN] += gu
-    st[WHITES + s] -= wu
+    st[whites_at(s)] -= wu
     st[SUPPLY_WHITE] += wu
     plen = st[PATH_LEN]
-    end = st[path + plen - 1]
-    st[POS + s] = end
+    end = st[path_at(st, plen - 1)]
+    st[pos_at(s)] = end
     st[MENU_N] = 0
     if st[RECORD]:
-        _row(st, EV_MOVE, s, plen, st[STREETS_USED], gu, wu, 0)
-        _row(st, EV_DATA, st[GREENS + s], st[WHITES + s], 0, 0, 0, 0)
-        _id_rows(st, path, plen)
-    if plen > 1 and end == st[DEST + s]:
-        st[ARRIVED + s] = 1
+        write_move(st, s, plen, st[STREETS_USED], gu, wu)
+        write_data(st, st[greens_at(s)], st[whites_at(s)], 0, 0, 0, 0)
+        _id_rows(st, path_view(st), plen)
+    if plen > 1 and end == st[dest_at(s)]:
+        st[arrived_at(s)] = 1
         st[ANY_ARRIVED] = 1
         if st[RECORD]:
-            _row(st, EV_ARRIVE, s, end, st[LEG], 0, 0, 0)
+            write_arrive(st, s, end, st[LEG])
     st[PHASE] = PH_TABLET
 
 
@@ -525,47 +531,47 @@ def _reveal(st):
     h = st[HOLDER]
     word = st[CARD_KIND] - C_GAMBLE_MONEY  # 0 money, 1 freeway, 2 taxi
     right = word + 1
-    stake = st[PARAMS + P_MONEY_STAKE]
-    prize = st[PARAMS + P_MONEY_PRIZE]
-    taxi_stake = st[PARAMS + P_TAXI_STAKE]
+    stake = st[rule_at(P_MONEY_STAKE)]
+    prize = st[rule_at(P_MONEY_PRIZE)]
+    taxi_stake = st[rule_at(P_TAXI_STAKE)]
     n_won = 0
     winners = 0  # packed seats, 4 bits each, in betting order
     c = next_in(st, h)
     while c != h:
-        b = st[BET + c]
+        b = st[bet_at(c)]
         if b == right:
             winners |= c << (4 * n_won)
             n_won += 1
             if b == BET_MONEY:
-                st[MONEY + c] += prize
+                st[money_at(c)] += prize
             elif b == BET_FREEWAY:
                 if st[SUPPLY_WHITE] > 0:
-                    st[WHITES + c] += 1
+                    st[whites_at(c)] += 1
                     st[SUPPLY_WHITE] -= 1
             else:
                 if st[SUPPLY_PLATE] > 0:
-                    st[PLATES + c] += 1
+                    st[plates_at(c)] += 1
                     st[SUPPLY_PLATE] -= 1
         elif b == BET_MONEY:
-            st[MONEY + c] -= stake
-            st[MONEY + h] += stake
+            st[money_at(c)] -= stake
+            st[money_at(h)] += stake
         elif b == BET_FREEWAY:
-            st[GREENS + c] -= 1
-            st[GREENS + h] += 1
+            st[greens_at(c)] -= 1
+            st[greens_at(h)] += 1
         elif b == BET_TAXI:
-            st[MONEY + c] -= taxi_stake
-            st[MONEY + h] += taxi_stake
+            st[money_at(c)] -= taxi_stake
+            st[money_at(h)] += taxi_stake
         c = next_in(st, c)
-    st[REVEALED + word] += 1
+    st[revealed_at(word)] += 1
     if st[RECORD]:
-        _row(st, EV_REVEAL, h, word, n_won, 0, 0, 0)
-        at = event(st, EV_DATA)
+        write_reveal(st, h, word, n_won)
+        at = begin_data(st)
         for k in range(DATA_WIDTH):
-            st[at + 2 + k] = (winners >> (4 * k)) & 15 if k < n_won else -1
-        _seat_row(st, MONEY, 0)
-        _seat_row(st, GREENS, 0)
-        _seat_row(st, WHITES, 0)
-        _seat_row(st, PLATES, 0)
+            st[event_value(at, k)] = (winners >> (4 * k)) & 15 if k < n_won else -1
+        _seat_row(st, money_view(st), 0)
+        _seat_row(st, greens_view(st), 0)
+        _seat_row(st, whites_view(st), 0)
+        _seat_row(st, plates_view(st), 0)
 
 
 # --------------------------------------------------------------------------- the rules
@@ -576,35 +582,35 @@ def _draw_card(st):
     deck = st[CARD_DECK]
     if deck < 0:
         if st[RECORD]:
-            _row(st, EV_CARD, s, -1, -1, st[MONEY + s], st[GREENS + s], st[WHITES + s])
-            _row(st, EV_DATA, st[BARRIERS + s], st[PLATES + s], 0, 0, 0, 0)
+            write_card(st, s, -1, -1, st[money_at(s)], st[greens_at(s)], st[whites_at(s)])
+            write_data(st, st[barriers_at(s)], st[plates_at(s)], 0, 0, 0, 0)
         st[PHASE] = PH_ROLL
         return True
     card = _draw(st, deck)
-    kind = st[st[O_DECK_KIND + deck] + card]
-    v = st[st[O_DECK_VALUE + deck] + card]
+    kind = card_kind(st, deck, card)
+    v = card_value(st, deck, card)
     st[CARD_ID] = card
     st[CARD_KIND] = kind
     paid = False
     if kind == C_CASH:
-        st[MONEY + s] += v
+        st[money_at(s)] += v
         paid = v < 0
     elif kind == C_FINE or kind == C_EXPENSE:
-        st[MONEY + s] -= v
+        st[money_at(s)] -= v
         paid = True
     elif kind == C_GREEN:
         if v > 0:
             t = min(v, st[SUPPLY_GREEN])
         else:
-            t = -min(-v, st[GREENS + s])
-        st[GREENS + s] += t
+            t = -min(-v, st[greens_at(s)])
+        st[greens_at(s)] += t
         st[SUPPLY_GREEN] -= t
     elif kind == C_FREEWAY:
         if v > 0:
             t = min(v, st[SUPPLY_WHITE])
         else:
-            t = -min(-v, st[WHITES + s])
-        st[WHITES + s] += t
+            t = -min(-v, st[whites_at(s)])
+        st[whites_at(s)] += t
         st[SUPPLY_WHITE] -= t
     elif kind == C_STREETS:
         st[BONUS] = v
@@ -612,22 +618,22 @@ def _draw_card(st):
         st[NO_MOVE] = 1
     elif kind == C_ROADWORK:
         if st[SUPPLY_BARRIER] > 0:
-            st[BARRIERS + s] += 1
+            st[barriers_at(s)] += 1
             st[SUPPLY_BARRIER] -= 1
     if st[RECORD]:
-        _row(st, EV_CARD, s, deck, card, st[MONEY + s], st[GREENS + s], st[WHITES + s])
-        _row(st, EV_DATA, st[BARRIERS + s], st[PLATES + s], 0, 0, 0, 0)
+        write_card(st, s, deck, card, st[money_at(s)], st[greens_at(s)], st[whites_at(s)])
+        write_data(st, st[barriers_at(s)], st[plates_at(s)], 0, 0, 0, 0)
     if kind >= C_GAMBLE_MONEY:
         st[HOLDER] = s
         for t in range(st[N_SEATS]):
-            st[BET + t] = -1
+            st[bet_at(t)] = -1
         st[CURSOR] = s
         st[PHASE] = PH_BET
         return True
-    if paid and st[MONEY + s] < 0:
+    if paid and st[money_at(s)] < 0:
         if _settle_debt(st, s):
             return False
-        if st[OUT + s] != 0:
+        if st[out_at(s)] != 0:
             st[PHASE] = PH_TURN_END
             return True
     st[PHASE] = PH_ROLL
@@ -641,57 +647,56 @@ def _leg_end(st):
     n = st[N_SEATS]
     k = 0
     for s in range(n):
-        if st[ARRIVED + s] != 0 and st[OUT + s] == 0:
+        if st[arrived_at(s)] != 0 and st[out_at(s)] == 0:
             k += 1
-    share = (st[PARAMS + P_DESTINATION_BONUS] // max(k, 1)) // 10 * 10
+    share = (st[rule_at(P_DESTINATION_BONUS)] // max(k, 1)) // 10 * 10
     for s in range(n):
-        if st[OUT + s] != 0:
+        if st[out_at(s)] != 0:
             continue
-        if st[ARRIVED + s] != 0:
-            st[MONEY + s] += share
+        if st[arrived_at(s)] != 0:
+            st[money_at(s)] += share
         else:
-            st[POS + s] = st[DEST + s]
+            st[pos_at(s)] = st[dest_at(s)]
     st[LEG_ENDED] = 1
     if st[RECORD]:
-        _row(st, EV_LEG_END, st[LEG], share, 0, 0, 0, 0)
-        _seat_row(st, ARRIVED, 0)
-        _seat_row(st, MONEY, 0)
-        _seat_row_out(st, POS)
+        write_leg_end(st, st[LEG], share)
+        _seat_row(st, arrived_view(st), 0)
+        _seat_row(st, money_view(st), 0)
+        _seat_row_out(st, pos_view(st))
     last_leg = st[LEG] >= st[LEGS]
-    fee = st[PARAMS + P_HIRE_FEE]
-    per_plate = st[PARAMS + P_EXPENSE_PER_PLATE] != 0
-    free_last = st[PARAMS + P_FINAL_HIRE_FEE] == 0
-    ex_value = st[O_DECK_VALUE + EXPENSE_DECK]
+    fee = st[rule_at(P_HIRE_FEE)]
+    per_plate = st[rule_at(P_EXPENSE_PER_PLATE)] != 0
+    free_last = st[rule_at(P_FINAL_HIRE_FEE)] == 0
     for s in range(n):
-        if st[OUT + s] != 0:
+        if st[out_at(s)] != 0:
             continue
         paid = True
-        if st[PLATES + s] > 0:
-            cards = st[PLATES + s] if per_plate else 1
+        if st[plates_at(s)] > 0:
+            cards = st[plates_at(s)] if per_plate else 1
             for _ in range(cards):
                 card = _draw(st, EXPENSE_DECK)
-                amount = st[ex_value + card]
-                st[MONEY + s] -= amount
+                amount = st[expense_value_at(st, card)]
+                st[money_at(s)] -= amount
                 if st[RECORD]:
-                    _row(st, EV_EXPENSE, s, card, amount, st[MONEY + s], 0, 0)
+                    write_expense(st, s, card, amount, st[money_at(s)])
         elif last_leg and free_last:
             paid = False
         else:
-            st[MONEY + s] -= fee
+            st[money_at(s)] -= fee
             if st[RECORD]:
-                _row(st, EV_HIRE, s, fee, st[MONEY + s], 0, 0, 0)
-        if paid and st[MONEY + s] < 0:
+                write_hire(st, s, fee, st[money_at(s)])
+        if paid and st[money_at(s)] < 0:
             if _settle_debt(st, s):
                 return False
     if last_leg:
-        pv = st[PARAMS + P_PLATE_VALUE]
+        pv = st[rule_at(P_PLATE_VALUE)]
         best = -1
         best_w = 0
         tie = False
         for s in range(n):
-            if st[OUT + s] != 0:
+            if st[out_at(s)] != 0:
                 continue
-            w = st[MONEY + s] + pv * st[PLATES + s]
+            w = st[money_at(s)] + pv * st[plates_at(s)]
             if best < 0 or w > best_w:
                 best = s
                 best_w = w
@@ -703,14 +708,13 @@ def _leg_end(st):
     st[LEG] += 1
     st[LEG_ENDED] = 0
     st[ANY_ARRIVED] = 0
-    guide = st[O_GUIDE]
     for s in range(n):
-        st[ARRIVED + s] = 0
-        st[DEST + s] = st[guide + s * 30 + st[LEG] - 1]
+        st[arrived_at(s)] = 0
+        st[dest_at(s)] = st[guide_at(s, st[LEG] - 1)]
     if st[RECORD]:
-        _row(st, EV_LEG, st[LEG], 0, 0, 0, 0, 0)
-        _seat_row_out(st, DEST)
-    if st[PARAMS + P_ARRIVAL_WINDOW] == 0:
+        write_leg(st, st[LEG])
+        _seat_row_out(st, dest_view(st))
+    if st[rule_at(P_ARRIVAL_WINDOW)] == 0:
         st[NEXT] = next_in(st, np.int64(n - 1))  # a new round: the lowest seat still in
     else:
         st[NEXT] = next_in(st, st[SEAT])
@@ -729,17 +733,16 @@ def advance(st):
             if build_menu(st) > 0:
                 ask(st, st[SEAT], KIND_MOVE, st[ALLOWANCE] - st[STREETS_USED])
                 return
-            path = st[O_PATH]
-            _end_move(st, can_end(st, st[path + st[PATH_LEN] - 1]))
+            _end_move(st, can_end(st, st[path_at(st, st[PATH_LEN] - 1)]))
         elif ph == PH_TURN_START:
-            if st[TURN] >= st[PARAMS + P_MAX_TURNS]:
+            if st[TURN] >= st[rule_at(P_MAX_TURNS)]:
                 _finish(st, END_TURN_LIMIT, NO_WINNER)
                 return
             s = st[NEXT]
             st[TURN] += 1
             st[SEAT] = s
             if st[RECORD]:
-                _row(st, EV_TURN, s, 0, 0, 0, 0, 0)
+                write_turn(st, s)
             st[N_BARRED] = 0
             st[CARD_DECK] = -1
             st[CARD_ID] = -1
@@ -754,7 +757,7 @@ def advance(st):
         elif ph == PH_BARRIER:
             s = st[SEAT]
             c = next_in(st, st[CURSOR])
-            while c != s and st[BARRIERS + c] == 0:
+            while c != s and st[barriers_at(c)] == 0:
                 c = next_in(st, c)
             if c == s:
                 st[PHASE] = PH_BUY
@@ -765,8 +768,8 @@ def advance(st):
         elif ph == PH_BUY:
             s = st[SEAT]
             st[PHASE] = PH_CARD
-            if st[SUPPLY_PLATE] > 0 and st[MONEY + s] >= st[PARAMS + P_PLATE_PRICE]:
-                ask(st, s, KIND_BUY, st[PARAMS + P_PLATE_PRICE])
+            if st[SUPPLY_PLATE] > 0 and st[money_at(s)] >= st[rule_at(P_PLATE_PRICE)]:
+                ask(st, s, KIND_BUY, st[rule_at(P_PLATE_PRICE)])
                 return
         elif ph == PH_CARD:
             ask(st, st[SEAT], KIND_CARD, np.int64(0))
@@ -793,8 +796,8 @@ def advance(st):
                 st[DIE] = die
                 st[ALLOWANCE] = die + st[BONUS]
                 if st[RECORD]:
-                    _row(st, EV_ROLL, s, die, st[BONUS], 0, 0, 0)
-                st[st[O_PATH]] = st[POS + s]
+                    write_roll(st, s, die, st[BONUS])
+                st[path_at(st, 0)] = st[pos_at(s)]
                 st[PATH_LEN] = 1
                 st[LAST_ARC] = -1
                 st[STREETS_USED] = 0
@@ -805,40 +808,40 @@ def advance(st):
         elif ph == PH_TABLET:
             s = st[SEAT]
             face = 1 + draw_below(st, np.int64(12))
-            ff = st[PARAMS + P_FREEWAY_FACES]
-            gf = st[PARAMS + P_GREEN_FACES]
+            ff = st[rule_at(P_FREEWAY_FACES)]
+            gf = st[rule_at(P_GREEN_FACES)]
             granted = 0
             if face <= ff:
                 result = 0
                 if st[SUPPLY_WHITE] > 0:
                     st[SUPPLY_WHITE] -= 1
-                    st[WHITES + s] += 1
+                    st[whites_at(s)] += 1
                     granted = 1
             elif face <= ff + gf:
                 result = 1
                 if st[SUPPLY_GREEN] > 0:
                     st[SUPPLY_GREEN] -= 1
-                    st[GREENS + s] += 1
+                    st[greens_at(s)] += 1
                     granted = 1
             else:
                 result = 2
             if st[RECORD]:
-                _row(st, EV_TABLET, s, face, result, granted, st[GREENS + s], st[WHITES + s])
+                write_tablet(st, s, face, result, granted, st[greens_at(s)], st[whites_at(s)])
             st[PHASE] = PH_TURN_END
         elif ph == PH_TURN_END:
             s = st[SEAT]
             st[SUPPLY_BARRIER] += st[N_BARRED]
             st[N_BARRED] = 0
-            if st[PARAMS + P_ARRIVAL_WINDOW] == 0:
+            if st[rule_at(P_ARRIVAL_WINDOW)] == 0:
                 last = True
                 for t in range(s + 1, st[N_SEATS]):
-                    if st[OUT + t] == 0:
+                    if st[out_at(t)] == 0:
                         last = False
                         break
                 if last and st[ANY_ARRIVED] != 0:
                     st[PHASE] = PH_LEG_END
                     continue
-            elif st[ARRIVED + s] != 0:
+            elif st[arrived_at(s)] != 0:
                 st[PHASE] = PH_LEG_END
                 continue
             st[NEXT] = next_in(st, s)
@@ -860,8 +863,7 @@ def apply(st, answer):
     st[DECIDER] = -1
     if kind == KIND_MOVE:
         if answer == STOP:
-            path = st[O_PATH]
-            _end_move(st, can_end(st, st[path + st[PATH_LEN] - 1]))
+            _end_move(st, can_end(st, st[path_at(st, st[PATH_LEN] - 1)]))
         elif 0 <= answer < st[MENU_N]:
             _take_entry(st, answer)
         else:
@@ -869,41 +871,40 @@ def apply(st, answer):
     elif kind == KIND_CARD:
         if answer == 0 or answer == 1:
             st[CARD_DECK] = answer
-        elif answer == CARD_NONE and st[PARAMS + P_CARD_OPTIONAL] != 0:
+        elif answer == CARD_NONE and st[rule_at(P_CARD_OPTIONAL)] != 0:
             st[CARD_DECK] = -1
         else:
             st[CARD_DECK] = PASSENGER
         st[PHASE] = PH_DRAW
     elif kind == KIND_BET:
         w = BET_NONE
-        if answer == BET_MONEY and st[MONEY + seat] >= st[PARAMS + P_MONEY_STAKE]:
+        if answer == BET_MONEY and st[money_at(seat)] >= st[rule_at(P_MONEY_STAKE)]:
             w = BET_MONEY
-        elif answer == BET_FREEWAY and st[GREENS + seat] >= 1:
+        elif answer == BET_FREEWAY and st[greens_at(seat)] >= 1:
             w = BET_FREEWAY
-        elif answer == BET_TAXI and st[MONEY + seat] >= st[PARAMS + P_TAXI_STAKE]:
+        elif answer == BET_TAXI and st[money_at(seat)] >= st[rule_at(P_TAXI_STAKE)]:
             w = BET_TAXI
-        st[BET + seat] = w
+        st[bet_at(seat)] = w
         if st[RECORD]:
-            _row(st, EV_BET, seat, st[HOLDER], w, 0, 0, 0)
+            write_bet(st, seat, st[HOLDER], w)
     elif kind == KIND_BARRIER:
         target = st[SEAT]
-        if 0 <= answer < st[N_SEGS] and not _barred(st, answer) and st[BARRIERS + seat] > 0:
-            st[BARRED + st[N_BARRED]] = answer
+        if 0 <= answer < st[N_SEGS] and not _barred(st, answer) and st[barriers_at(seat)] > 0:
+            st[barred_at(st[N_BARRED])] = answer
             st[N_BARRED] += 1
-            st[BARRIERS + seat] -= 1
+            st[barriers_at(seat)] -= 1
             if st[RECORD]:
-                _row(
-                    st, EV_BARRIER, seat, target, st[st[O_SEG_A] + answer], st[st[O_SEG_B] + answer],
-                    st[BARRIERS + seat], 0,
-                )
+                a = st[seg_a_at(st, answer)]
+                b = st[seg_b_at(st, answer)]
+                write_barrier(st, seat, target, a, b, st[barriers_at(seat)])
     elif kind == KIND_BUY:
-        price = st[PARAMS + P_PLATE_PRICE]
-        if answer == 1 and st[MONEY + seat] >= price and st[SUPPLY_PLATE] > 0:
-            st[MONEY + seat] -= price
-            st[PLATES + seat] += 1
+        price = st[rule_at(P_PLATE_PRICE)]
+        if answer == 1 and st[money_at(seat)] >= price and st[SUPPLY_PLATE] > 0:
+            st[money_at(seat)] -= price
+            st[plates_at(seat)] += 1
             st[SUPPLY_PLATE] -= 1
             if st[RECORD]:
-                _row(st, EV_BUY, seat, price, st[MONEY + seat], st[PLATES + seat], 0, 0)
+                write_buy(st, seat, price, st[money_at(seat)], st[plates_at(seat)])
 
 
 # --------------------------------------------------------------------------- the search player
@@ -918,7 +919,7 @@ def candidates(st, out):
     if kind == KIND_CARD:
         out[0] = 0
         out[1] = 1
-        if st[PARAMS + P_CARD_OPTIONAL] != 0:
+        if st[rule_at(P_CARD_OPTIONAL)] != 0:
             out[2] = CARD_NONE
             return 3
         return 2
@@ -930,13 +931,13 @@ def candidates(st, out):
         n = 0
         out[n] = BET_NONE
         n += 1
-        if st[MONEY + seat] >= st[PARAMS + P_MONEY_STAKE]:
+        if st[money_at(seat)] >= st[rule_at(P_MONEY_STAKE)]:
             out[n] = BET_MONEY
             n += 1
-        if st[GREENS + seat] >= 1:
+        if st[greens_at(seat)] >= 1:
             out[n] = BET_FREEWAY
             n += 1
-        if st[MONEY + seat] >= st[PARAMS + P_TAXI_STAKE]:
+        if st[money_at(seat)] >= st[rule_at(P_TAXI_STAKE)]:
             out[n] = BET_TAXI
             n += 1
         return n
@@ -958,10 +959,10 @@ MOVE_CANDIDATES = 4
 @njit(cache=True)
 def _drive_key(st, seat, i):
     """Drive's order of a menu entry: D0 to the stop, tablets, segments, end node."""
-    x = st[st[O_MENU_NODE] + i]
-    d = d0(st, x, st[DEST + seat])
-    t = st[st[O_MENU_GREENS] + i] + st[st[O_MENU_WHITES] + i]
-    return ((d * 64 + min(t, 63)) * 1024 + min(st[st[O_MENU_STEPS] + i], 1023)) * 65536 + x
+    x = st[menu_node_at(st, i)]
+    d = d0(st, x, st[dest_at(seat)])
+    t = st[menu_greens_at(st, i)] + st[menu_whites_at(st, i)]
+    return ((d * 64 + min(t, 63)) * 1024 + min(st[menu_steps_at(st, i)], 1023)) * 65536 + x
 
 
 @njit(cache=True)
@@ -970,13 +971,13 @@ def _move_candidates(st, seat, out):
     (one per end node) that may end the move."""
     n = 0
     for i in range(st[MENU_N]):
-        x = st[st[O_MENU_NODE] + i]
+        x = st[menu_node_at(st, i)]
         if not can_end(st, x):
             continue
         key = _drive_key(st, seat, i)
         dup = -1
         for j in range(n):
-            if st[st[O_MENU_NODE] + out[j]] == x:
+            if st[menu_node_at(st, out[j])] == x:
                 dup = j
                 break
         if dup >= 0:
@@ -1002,27 +1003,26 @@ def determinize(st, seat):
     discard piles are known), and during a gamble the card in the holder's hand
     one of the gamble cards not revealed since the last Journey shuffle."""
     for d in range(N_DECKS):
-        shuffle(st, st[O_ORDER + d] + st[TOP + d], st[O_ORDER + d] + st[DECK_SIZE + d])
+        shuffle(st, order_at(st, d, st[top_at(d)]), order_at(st, d, deck_size(st, d)))
     if st[DECISION] == KIND_BET and st[DECIDER] == seat and st[HOLDER] != seat:
-        at = st[O_ORDER + JOURNEY]
-        top = st[TOP + JOURNEY]
-        size = st[DECK_SIZE + JOURNEY]
-        kinds = st[O_DECK_KIND + JOURNEY]
+        order = journey_order_view(st)
+        top = st[top_at(JOURNEY)]
+        size = st[JOURNEY_CARDS]
         m = 1
         for i in range(top, size):
-            if st[kinds + st[at + i]] >= C_GAMBLE_MONEY:
+            if st[journey_kind_at(st, order[i])] >= C_GAMBLE_MONEY:
                 m += 1
         r = draw_below(st, np.int64(m))
         if r > 0:
             for i in range(top, size):
-                if st[kinds + st[at + i]] >= C_GAMBLE_MONEY:
+                if st[journey_kind_at(st, order[i])] >= C_GAMBLE_MONEY:
                     r -= 1
                     if r == 0:
-                        held = st[at + top - 1]
-                        st[at + top - 1] = st[at + i]
-                        st[at + i] = held
-                        st[CARD_ID] = st[at + top - 1]
-                        st[CARD_KIND] = st[kinds + st[CARD_ID]]
+                        held = order[top - 1]
+                        order[top - 1] = order[i]
+                        order[i] = held
+                        st[CARD_ID] = order[top - 1]
+                        st[CARD_KIND] = st[journey_kind_at(st, st[CARD_ID])]
                         break
 
 
@@ -1032,23 +1032,23 @@ def standing(st, seat):
     tablets ($500 a green, $1,000 a freeway tablet: what they win in races), and
     its expected share of the current leg's bonus (the arrivals' share; else
     shared among the seats racing in proportion to 1 / (1 + D0 to their stop)^2)."""
-    pv = st[PARAMS + P_PLATE_VALUE]
-    w = st[MONEY + seat] + pv * st[PLATES + seat] + 500 * st[GREENS + seat] + 1000 * st[WHITES + seat]
-    bonus = st[PARAMS + P_DESTINATION_BONUS]
+    pv = st[rule_at(P_PLATE_VALUE)]
+    w = st[money_at(seat)] + pv * st[plates_at(seat)] + 500 * st[greens_at(seat)] + 1000 * st[whites_at(seat)]
+    bonus = st[rule_at(P_DESTINATION_BONUS)]
     n = st[N_SEATS]
     arrived = 0
     for s in range(n):
-        if st[OUT + s] == 0 and st[ARRIVED + s] != 0:
+        if st[out_at(s)] == 0 and st[arrived_at(s)] != 0:
             arrived += 1
     if st[LEG_ENDED] != 0:
         return w
     if arrived > 0:
-        return w + (bonus // arrived if st[ARRIVED + seat] != 0 else 0)
+        return w + (bonus // arrived if st[arrived_at(seat)] != 0 else 0)
     mine = 0.0
     total = 0.0
     for s in range(n):
-        if st[OUT + s] == 0:
-            d = d0(st, st[POS + s], st[DEST + s])
+        if st[out_at(s)] == 0:
+            d = d0(st, st[pos_at(s)], st[dest_at(s)])
             m = 1.0 / ((1.0 + d) * (1.0 + d))
             total += m
             if s == seat:
@@ -1064,12 +1064,12 @@ def evaluate(st, seat):
     leg): VALUE_SCALE/2 for level, towards VALUE_SCALE for a clear lead."""
     if st[END_REASON] >= 0:
         return VALUE_SCALE if st[WINNER] == seat else 0
-    if st[OUT + seat] != 0:
+    if st[out_at(seat)] != 0:
         return 0
     mine = standing(st, seat)
     best = -(1 << 62)
     for s in range(st[N_SEATS]):
-        if s != seat and st[OUT + s] == 0:
+        if s != seat and st[out_at(s)] == 0:
             best = max(best, standing(st, s))
     diff = mine - best
     spread = 3000 * (st[LEGS] - st[LEG] + 2)

@@ -41,43 +41,42 @@ from sims.taxi.params import (
 )
 from sims.taxi.state import (
     ALLOWANCE,
-    BARRED,
     BET_FREEWAY,
     BET_MONEY,
     BET_NONE,
     BET_TAXI,
     CARD_JOURNEY,
     CARD_PASSENGER,
-    DEST,
     DRIVES,
-    GAMBLE_COPIES,
-    GREENS,
     KEEP,
     KIND_BARRIER,
     KIND_BET,
     KIND_BUY,
     KIND_CARD,
     MENU_N,
-    MONEY,
     N_BARRED,
-    N_NODES,
     N_SEGS,
-    O_D0,
-    O_FREEWAY,
-    O_MENU_GREENS,
-    O_MENU_NODE,
-    O_MENU_STEPS,
-    O_MENU_WHITES,
-    O_NODE_SEG,
-    O_NODE_SEG_START,
-    O_SEG_A,
-    O_SEG_B,
-    PARAMS,
-    POS,
-    REVEALED,
     STOP,
+    barred_at,
     can_end,
     d0,
+    d0_at,
+    dest_at,
+    freeway_view,
+    gamble_copies_at,
+    greens_at,
+    menu_greens_view,
+    menu_node_view,
+    menu_steps_view,
+    menu_whites_view,
+    money_at,
+    node_seg_at,
+    node_seg_start_at,
+    pos_at,
+    revealed_at,
+    rule_at,
+    seg_a_at,
+    seg_b_at,
     taxi_node,
 )
 
@@ -92,33 +91,31 @@ def drive(st, seat):
     """Drive: the menu entry to take next, or STOP."""
     if st[DRIVES] >= st[ALLOWANCE]:
         return STOP
-    dest = st[DEST + seat]
+    dest = st[dest_at(seat)]
     u = taxi_node(st)
     if u == dest:
         return STOP
-    n_nodes = st[N_NODES]
-    to_dest = st[O_D0] + dest  # D0[x, dest] = st[to_dest + x * n_nodes]
-    here = st[to_dest + u * n_nodes]
-    anywhere = st[PARAMS + P_STOP_ON_FREEWAY] != 0
-    freeway = st[O_FREEWAY]
-    m_node = st[O_MENU_NODE]
-    m_steps = st[O_MENU_STEPS]
-    m_greens = st[O_MENU_GREENS]
-    m_whites = st[O_MENU_WHITES]
+    here = st[d0_at(st, u, dest)]
+    anywhere = st[rule_at(P_STOP_ON_FREEWAY)] != 0
+    freeway = freeway_view(st)
+    m_node = menu_node_view(st)
+    m_steps = menu_steps_view(st)
+    m_greens = menu_greens_view(st)
+    m_whites = menu_whites_view(st)
     best = -1
     bd = BIG
     bt = BIG
     bs = BIG
     bx = BIG
     for i in range(st[MENU_N]):
-        x = st[m_node + i]
-        if not anywhere and st[freeway + x] != 0:
+        x = m_node[i]
+        if not anywhere and freeway[x] != 0:
             continue
-        dd = st[to_dest + x * n_nodes]
+        dd = st[d0_at(st, x, dest)]
         if dd > bd:
             continue
-        t = st[m_greens + i] + st[m_whites + i]
-        steps = st[m_steps + i]
+        t = m_greens[i] + m_whites[i]
+        steps = m_steps[i]
         if dd < bd or t < bt or (t == bt and (steps < bs or (steps == bs and x < bx))):
             best = i
             bd = dd
@@ -133,7 +130,7 @@ def drive(st, seat):
 @njit(cache=True)
 def _is_barred(st, seg):
     for k in range(st[N_BARRED]):
-        if st[BARRED + k] == seg:
+        if st[barred_at(k)] == seg:
             return True
     return False
 
@@ -141,20 +138,18 @@ def _is_barred(st, seg):
 @njit(cache=True)
 def bar_segment(st, target):
     """The segment Bar would block for ``target`` (whatever its distance), or -1."""
-    pos = st[POS + target]
-    dest = st[DEST + target]
+    pos = st[pos_at(target)]
+    dest = st[dest_at(target)]
     if pos < 0:
         return -1
-    start = st[O_NODE_SEG_START]
-    segs = st[O_NODE_SEG]
     best = -1
     bd = BIG
-    for k in range(st[start + dest], st[start + dest + 1]):
-        seg = st[segs + k]
+    for k in range(st[node_seg_start_at(st, dest)], st[node_seg_start_at(st, dest + 1)]):
+        seg = st[node_seg_at(st, k)]
         if _is_barred(st, seg):
             continue
-        a = st[st[O_SEG_A] + seg]
-        other = st[st[O_SEG_B] + seg] if a == dest else a
+        a = st[seg_a_at(st, seg)]
+        other = st[seg_b_at(st, seg)] if a == dest else a
         dd = d0(st, pos, other)
         if dd < bd:
             bd = dd
@@ -165,8 +160,8 @@ def bar_segment(st, target):
 @njit(cache=True)
 def bar(st, seat, target):
     """Bar: block the opponent when it is within BAR_WITHIN streets of its destination."""
-    pos = st[POS + target]
-    if pos < 0 or d0(st, pos, st[DEST + target]) > BAR_WITHIN:
+    pos = st[pos_at(target)]
+    if pos < 0 or d0(st, pos, st[dest_at(target)]) > BAR_WITHIN:
         return KEEP
     return bar_segment(st, target)
 
@@ -177,25 +172,25 @@ def bet_value(st, word):
     of gamble cards not revealed since the Journey deck's last shuffle."""
     total = 0
     for w in range(3):
-        total += st[GAMBLE_COPIES + w] - st[REVEALED + w]
+        total += st[gamble_copies_at(w)] - st[revealed_at(w)]
     if total <= 0:
         return np.int64(0)
-    c = st[GAMBLE_COPIES + word - 1] - st[REVEALED + word - 1]
+    c = st[gamble_copies_at(word - 1)] - st[revealed_at(word - 1)]
     if word == BET_MONEY:
-        return c * st[PARAMS + P_MONEY_PRIZE] - (total - c) * st[PARAMS + P_MONEY_STAKE]
+        return c * st[rule_at(P_MONEY_PRIZE)] - (total - c) * st[rule_at(P_MONEY_STAKE)]
     if word == BET_TAXI:
-        return c * st[PARAMS + P_PLATE_VALUE] - (total - c) * st[PARAMS + P_TAXI_STAKE]
+        return c * st[rule_at(P_PLATE_VALUE)] - (total - c) * st[rule_at(P_TAXI_STAKE)]
     return (2 * c - total) * 300
 
 
 @njit(cache=True)
 def legal_bet(st, seat, word):
     if word == BET_MONEY:
-        return st[MONEY + seat] >= st[PARAMS + P_MONEY_STAKE]
+        return st[money_at(seat)] >= st[rule_at(P_MONEY_STAKE)]
     if word == BET_FREEWAY:
-        return st[GREENS + seat] >= 1
+        return st[greens_at(seat)] >= 1
     if word == BET_TAXI:
-        return st[MONEY + seat] >= st[PARAMS + P_TAXI_STAKE]
+        return st[money_at(seat)] >= st[rule_at(P_TAXI_STAKE)]
     return word == BET_NONE
 
 
@@ -217,7 +212,7 @@ def random_player(kind, seat, subject, st):
     if kind == KIND_BUY:
         return draw_below(st, np.int64(2))
     if kind == KIND_CARD:
-        return draw_below(st, np.int64(3 if st[PARAMS + P_CARD_OPTIONAL] != 0 else 2))
+        return draw_below(st, np.int64(3 if st[rule_at(P_CARD_OPTIONAL)] != 0 else 2))
     if kind == KIND_BET:
         n = 0
         for w in range(4):
@@ -235,16 +230,16 @@ def random_player(kind, seat, subject, st):
         remember(st, seat, 0, draw_below(st, st[ALLOWANCE] + 1))
     if st[DRIVES] >= memory(st, seat, 0):
         return STOP
-    m_node = st[O_MENU_NODE]
+    m_node = menu_node_view(st)
     n = 0
     for i in range(st[MENU_N]):
-        if can_end(st, st[m_node + i]):
+        if can_end(st, m_node[i]):
             n += 1
     if n == 0:
         return STOP
     r = draw_below(st, np.int64(n))
     for i in range(st[MENU_N]):
-        if can_end(st, st[m_node + i]):
+        if can_end(st, m_node[i]):
             if r == 0:
                 return i
             r -= 1
@@ -269,11 +264,11 @@ def cautious(kind, seat, subject, st):
 def router(kind, seat, subject, st):
     """Journey while rich, the best positive bet it can afford with a reserve,
     buys with a margin."""
-    money = st[MONEY + seat]
+    money = st[money_at(seat)]
     if kind == KIND_BARRIER:
         return bar(st, seat, subject)
     if kind == KIND_BUY:
-        return 1 if money >= st[PARAMS + P_PLATE_PRICE] + player_param(st, seat, 2) else 0
+        return 1 if money >= st[rule_at(P_PLATE_PRICE)] + player_param(st, seat, 2) else 0
     if kind == KIND_CARD:
         return CARD_JOURNEY if money >= player_param(st, seat, 0) else CARD_PASSENGER
     if kind == KIND_BET:
@@ -282,11 +277,11 @@ def router(kind, seat, subject, st):
         best_ev = np.int64(0)
         for w in range(1, 4):
             if w == BET_MONEY:
-                ok = money - st[PARAMS + P_MONEY_STAKE] >= reserve
+                ok = money - st[rule_at(P_MONEY_STAKE)] >= reserve
             elif w == BET_FREEWAY:
-                ok = st[GREENS + seat] >= player_param(st, seat, 3)
+                ok = st[greens_at(seat)] >= player_param(st, seat, 3)
             else:
-                ok = money - st[PARAMS + P_TAXI_STAKE] >= reserve
+                ok = money - st[rule_at(P_TAXI_STAKE)] >= reserve
             if ok:
                 ev = bet_value(st, w)
                 if ev > best_ev:
@@ -328,7 +323,7 @@ def investor(kind, seat, subject, st):
     if kind == KIND_CARD:
         return CARD_PASSENGER
     if kind == KIND_BET:
-        if bet_value(st, BET_TAXI) > 0 and st[MONEY + seat] >= st[PARAMS + P_TAXI_STAKE] + player_param(st, seat, 0):
+        if bet_value(st, BET_TAXI) > 0 and st[money_at(seat)] >= st[rule_at(P_TAXI_STAKE)] + player_param(st, seat, 0):
             return BET_TAXI
         return BET_NONE
     return drive(st, seat)

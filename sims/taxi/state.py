@@ -1,39 +1,14 @@
-"""TAXI!'s state: the shared header (balance.state), then the game's regions.
+"""TAXI!'s state: the shared header (balance.state), then the game's regions,
+each declared below with its name, shape and meaning (``describe(st, LAYOUT)``
+prints them; the docstrings of the declarations say what the values mean).
 
-Layout (slots of int64; ``Layout`` regions in this order)::
-
-    static   PARAMS          the rule parameters (params.P_* order; a choice as
-                             its index, a bool as 0/1)
-    static   board scalars   N_NODES, N_ARCS, N_SEGS, BASE, LEGS (15 or 30),
-                             MENU_CAP, PATH_CAP, DECK_SIZE[3], GAMBLE_COPIES[3]
-                             (gamble cards per word in the Journey deck), and the
-                             offsets O_* of the board-sized regions below
-    dynamic  the game        PHASE, NEXT (who plays the next turn), CURSOR (the
-                             opponent asked now: barriers, bets), LEG (1-based),
-                             ANY_ARRIVED, N_IN (seats still in), per seat: OUT,
-                             MONEY, GREENS, WHITES (freeway tablets), BARRIERS,
-                             PLATES, POS (node; -1 once out), DEST (node),
-                             ARRIVED (this leg); SUPPLY_* (green, white, barrier,
-                             plate); the turn: CARD_DECK (-1 none, 0 journey,
-                             1 passenger), CARD_ID, CARD_KIND, BONUS (streets
-                             card), NO_MOVE, DIE, ALLOWANCE, BARRED[MAX_SEATS]
-                             and N_BARRED (segments barred this turn), BET per
-                             seat (-1: not asked; else a word, below), HOLDER;
-                             TOP[3] (cards drawn from each deck since its last
-                             shuffle), REVEALED[3] (gamble words revealed since
-                             the Journey deck's last shuffle); the move: PATH_LEN,
-                             LAST_ARC, STREETS_USED, GREENS_USED, WHITES_USED,
-                             DRIVES (menu entries taken), MENU_N
-    dynamic  board-sized     ORDER of each deck (card ids: ORDER[TOP:] is the
-                             draw pile top first, ORDER[:TOP] the discard pile in
-                             discard order), PATH (the move so far, PATH_CAP
-                             nodes), the move menu (MENU_CAP entries, below)
-    static   board tables    node flags (FREEWAY, LIT), the arcs (FROM, TO, SEG,
-                             ENTRY, CONT: see board.py), OUT_START/OUT_ARC (arcs
-                             leaving a node, by end node), SEG_A/SEG_B, the
-                             segments touching a node, D0 (tablet-free distance
-                             in streets, N_NODES x N_NODES), GUIDE (a node per
-                             seat and stop), each deck's KIND and VALUE per card
+In order: the static rule parameters and board scalars; one placed region per
+board-sized table (its slot holds where it lies: ``board_layout`` places it on
+each board's copy of the layout), the fixed dynamic regions of the game, the
+turn and the move, then the board-sized dynamic regions (each deck's order,
+the path, the move menu) and the static board tables.  A deck's order
+(``journey_order`` and so on) holds card ids: ``order[top:]`` is the draw pile
+top first, ``order[:top]`` the discard pile in discard order.
 
 Decisions (``kind``; ``subject``; the answer):
 
@@ -83,87 +58,189 @@ from sims.taxi.params import PARAMS as PARAM_DECLS
 
 N_DECKS = 3
 JOURNEY, PASSENGER, EXPENSE_DECK = 0, 1, 2
+GUIDE_STOPS = 30  # stops of a destination guide (the long game's legs)
 
 LAYOUT = Layout()
-PARAMS = LAYOUT.static(N_PARAMS)
-N_NODES = LAYOUT.static(1)
-N_ARCS = LAYOUT.static(1)
-N_SEGS = LAYOUT.static(1)
-BASE = LAYOUT.static(1)
-LEGS = LAYOUT.static(1)
-MENU_CAP = LAYOUT.static(1)
-PATH_CAP = LAYOUT.static(1)
-DECK_SIZE = LAYOUT.static(N_DECKS)
-GAMBLE_COPIES = LAYOUT.static(3)
-# offsets of the board-sized regions
-O_ORDER = LAYOUT.static(N_DECKS)
-O_PATH = LAYOUT.static(1)
-O_MENU_NODE = LAYOUT.static(1)
-O_MENU_PARENT = LAYOUT.static(1)
-O_MENU_ARC = LAYOUT.static(1)
-O_MENU_STEPS = LAYOUT.static(1)
-O_MENU_GREENS = LAYOUT.static(1)
-O_MENU_WHITES = LAYOUT.static(1)
-O_MENU_STREETS = LAYOUT.static(1)
-O_FREEWAY = LAYOUT.static(1)
-O_LIT = LAYOUT.static(1)
-O_ARC_FROM = LAYOUT.static(1)
-O_ARC_TO = LAYOUT.static(1)
-O_ARC_SEG = LAYOUT.static(1)
-O_ARC_ENTRY = LAYOUT.static(1)
-O_ARC_CONT = LAYOUT.static(1)
-O_OUT_START = LAYOUT.static(1)
-O_OUT_ARC = LAYOUT.static(1)
-O_SEG_A = LAYOUT.static(1)
-O_SEG_B = LAYOUT.static(1)
-O_NODE_SEG_START = LAYOUT.static(1)
-O_NODE_SEG = LAYOUT.static(1)
-O_D0 = LAYOUT.static(1)
-O_GUIDE = LAYOUT.static(1)
-O_DECK_KIND = LAYOUT.static(N_DECKS)
-O_DECK_VALUE = LAYOUT.static(N_DECKS)
+PARAMS = LAYOUT.static(
+    "params", (N_PARAMS,), "the rule parameters (params.P_* order; a choice as its index, a bool 0/1)"
+)
+N_NODES = LAYOUT.static("n_nodes", (), "nodes of the board")
+N_ARCS = LAYOUT.static("n_arcs", (), "arcs of the board (a segment driven one way)")
+N_SEGS = LAYOUT.static("n_segs", (), "segments of the board")
+BASE = LAYOUT.static("base", (), "the base node (every taxi's start)")
+LEGS = LAYOUT.static("legs", (), "legs of the game (15 or 30)")
+MENU_CAP = LAYOUT.static("menu_cap", (), "entries the move menu has room for (menu_capacity)")
+PATH_CAP = LAYOUT.static("path_cap", (), "nodes one move's path has room for, its start included (path_capacity)")
+# The decks' sizes, in deck order (JOURNEY, PASSENGER, EXPENSE_DECK; read with deck_size)
+JOURNEY_CARDS = LAYOUT.static("journey_cards", (), "cards of the Journey deck")
+PASSENGER_CARDS = LAYOUT.static("passenger_cards", (), "cards of the Passenger deck")
+EXPENSE_CARDS = LAYOUT.static("expense_cards", (), "cards of the Expense deck")
+GAMBLE_COPIES = LAYOUT.static("gamble_copies", (3,), "gamble cards per word (money, freeway, taxi) in the Journey deck")
+N_STARTS = LAYOUT.static("n_starts", (), "n_nodes + 1: entries of out_start and node_seg_start")
+NODE_SEGS = LAYOUT.static("node_segs", (), "2 n_segs: entries of node_seg")
+GUIDE = LAYOUT.static("guide", (MAX_SEATS, GUIDE_STOPS), "the destination guides: a node per seat and stop (leg)")
+# Board-sized regions: one slot each, holding where the region lies
+# (board_layout places them).  The three decks' orders come first, in deck
+# order, so their slots are consecutive.
+JOURNEY_ORDER = LAYOUT.placed(
+    "journey_order", ("journey_cards",), "the Journey deck's card ids in pile order", dynamic=True
+)
+PASSENGER_ORDER = LAYOUT.placed(
+    "passenger_order", ("passenger_cards",), "the Passenger deck's card ids in pile order", dynamic=True
+)
+EXPENSE_ORDER = LAYOUT.placed(
+    "expense_order", ("expense_cards",), "the Expense deck's card ids in pile order", dynamic=True
+)
+PATH = LAYOUT.placed(
+    "path", ("path_cap",), "the move so far: nodes from the taxi's start (path_len of them)", dynamic=True
+)
+MENU_NODE = LAYOUT.placed("menu_node", ("menu_cap",), "menu entry: its end node", dynamic=True)
+MENU_PARENT = LAYOUT.placed("menu_parent", ("menu_cap",), "menu entry: the entry it extends (-1: none)", dynamic=True)
+MENU_ARC = LAYOUT.placed("menu_arc", ("menu_cap",), "menu entry: the arc that reaches its end", dynamic=True)
+MENU_STEPS = LAYOUT.placed("menu_steps", ("menu_cap",), "menu entry: its length in segments", dynamic=True)
+MENU_GREENS = LAYOUT.placed("menu_greens", ("menu_cap",), "menu entry: green tablets it spends", dynamic=True)
+MENU_WHITES = LAYOUT.placed("menu_whites", ("menu_cap",), "menu entry: freeway tablets it spends", dynamic=True)
+MENU_STREETS = LAYOUT.placed("menu_streets", ("menu_cap",), "menu entry: the move's streets once taken", dynamic=True)
+FREEWAY = LAYOUT.placed("freeway", ("n_nodes",), "1: a freeway node")
+LIT = LAYOUT.placed("lit", ("n_nodes",), "1: a lit node (a green tablet to enter)")
+ARC_FROM = LAYOUT.placed("arc_from", ("n_arcs",), "an arc's start node (board.py)")
+ARC_TO = LAYOUT.placed("arc_to", ("n_arcs",), "an arc's end node")
+ARC_SEG = LAYOUT.placed("arc_seg", ("n_arcs",), "an arc's segment")
+ARC_ENTRY = LAYOUT.placed("arc_entry", ("n_arcs",), "freeway tablets to drive an arc (a freeway entry)")
+ARC_CONT = LAYOUT.placed("arc_cont", ("n_arcs",), "the arc that goes on along the same street (-1: none)")
+OUT_START = LAYOUT.placed("out_start", ("n_starts",), "out_arc[out_start[u]:out_start[u + 1]]: the arcs leaving node u")
+OUT_ARC = LAYOUT.placed("out_arc", ("n_arcs",), "the arcs leaving each node, by end node")
+SEG_A = LAYOUT.placed("seg_a", ("n_segs",), "a segment's first node")
+SEG_B = LAYOUT.placed("seg_b", ("n_segs",), "a segment's second node")
+NODE_SEG_START = LAYOUT.placed(
+    "node_seg_start", ("n_starts",), "node_seg[node_seg_start[u]:node_seg_start[u + 1]]: segments touching node u"
+)
+NODE_SEG = LAYOUT.placed("node_seg", ("node_segs",), "the segments touching each node")
+D0 = LAYOUT.placed("d0", ("n_nodes", "n_nodes"), "tablet-free distance in streets from a turn's start to a node")
+JOURNEY_KIND = LAYOUT.placed("journey_kind", ("journey_cards",), "a Journey card's kind (C_*)")
+PASSENGER_KIND = LAYOUT.placed("passenger_kind", ("passenger_cards",), "a Passenger card's kind (C_*)")
+EXPENSE_KIND = LAYOUT.placed("expense_kind", ("expense_cards",), "an Expense card's kind (C_*)")
+JOURNEY_VALUE = LAYOUT.placed("journey_value", ("journey_cards",), "a Journey card's value")
+PASSENGER_VALUE = LAYOUT.placed("passenger_value", ("passenger_cards",), "a Passenger card's value")
+EXPENSE_VALUE = LAYOUT.placed("expense_value", ("expense_cards",), "an Expense card's value (the amount)")
+# Python's view of the per-deck regions, in deck order.  The order regions'
+# slots are consecutive: st[O_ORDER + d] is where deck d's order lies (tests).
+DECK_CARDS = (JOURNEY_CARDS, PASSENGER_CARDS, EXPENSE_CARDS)
+DECK_ORDERS = (JOURNEY_ORDER, PASSENGER_ORDER, EXPENSE_ORDER)
+DECK_KINDS = (JOURNEY_KIND, PASSENGER_KIND, EXPENSE_KIND)
+DECK_VALUES = (JOURNEY_VALUE, PASSENGER_VALUE, EXPENSE_VALUE)
+DECK_SIZE = JOURNEY_CARDS  # st[DECK_SIZE + d]: deck d's size (Python, tests)
+O_ORDER = JOURNEY_ORDER
 
 # ---- dynamic, fixed size
-PHASE = LAYOUT.dynamic(1)
-NEXT = LAYOUT.dynamic(1)
-CURSOR = LAYOUT.dynamic(1)
-LEG = LAYOUT.dynamic(1)
-ANY_ARRIVED = LAYOUT.dynamic(1)
-N_IN = LAYOUT.dynamic(1)
-OUT = LAYOUT.dynamic(MAX_SEATS)
-MONEY = LAYOUT.dynamic(MAX_SEATS)
-GREENS = LAYOUT.dynamic(MAX_SEATS)
-WHITES = LAYOUT.dynamic(MAX_SEATS)
-BARRIERS = LAYOUT.dynamic(MAX_SEATS)
-PLATES = LAYOUT.dynamic(MAX_SEATS)
-POS = LAYOUT.dynamic(MAX_SEATS)
-DEST = LAYOUT.dynamic(MAX_SEATS)
-ARRIVED = LAYOUT.dynamic(MAX_SEATS)
-SUPPLY_GREEN = LAYOUT.dynamic(1)
-SUPPLY_WHITE = LAYOUT.dynamic(1)
-SUPPLY_BARRIER = LAYOUT.dynamic(1)
-SUPPLY_PLATE = LAYOUT.dynamic(1)
-CARD_DECK = LAYOUT.dynamic(1)
-CARD_ID = LAYOUT.dynamic(1)
-CARD_KIND = LAYOUT.dynamic(1)
-BONUS = LAYOUT.dynamic(1)
-NO_MOVE = LAYOUT.dynamic(1)
-DIE = LAYOUT.dynamic(1)
-ALLOWANCE = LAYOUT.dynamic(1)
-BARRED = LAYOUT.dynamic(MAX_SEATS)
-N_BARRED = LAYOUT.dynamic(1)
-BET = LAYOUT.dynamic(MAX_SEATS)
-HOLDER = LAYOUT.dynamic(1)
-TOP = LAYOUT.dynamic(N_DECKS)
-REVEALED = LAYOUT.dynamic(3)
-PATH_LEN = LAYOUT.dynamic(1)
-LAST_ARC = LAYOUT.dynamic(1)
-STREETS_USED = LAYOUT.dynamic(1)
-GREENS_USED = LAYOUT.dynamic(1)
-WHITES_USED = LAYOUT.dynamic(1)
-DRIVES = LAYOUT.dynamic(1)
-MENU_N = LAYOUT.dynamic(1)
-LEG_ENDED = LAYOUT.dynamic(1)  # 1 once the current leg's end (bonus, jumps) has been reached
+PHASE = LAYOUT.dynamic("phase", (), "where the turn stands (PH_*)")
+NEXT = LAYOUT.dynamic("next", (), "the seat that plays the next turn")
+CURSOR = LAYOUT.dynamic("cursor", (), "the opponent asked now (barriers, bets)")
+LEG = LAYOUT.dynamic("leg", (), "the leg under way (1-based)")
+ANY_ARRIVED = LAYOUT.dynamic("any_arrived", (), "1 once a taxi has arrived this leg")
+N_IN = LAYOUT.dynamic("n_in", (), "seats still in")
+OUT = LAYOUT.dynamic("out", (MAX_SEATS,), "1: the seat is out")
+MONEY = LAYOUT.dynamic("money", (MAX_SEATS,), "each seat's money")
+GREENS = LAYOUT.dynamic("greens", (MAX_SEATS,), "each seat's green tablets")
+WHITES = LAYOUT.dynamic("whites", (MAX_SEATS,), "each seat's freeway (white) tablets")
+BARRIERS = LAYOUT.dynamic("barriers", (MAX_SEATS,), "each seat's barriers in hand")
+PLATES = LAYOUT.dynamic("plates", (MAX_SEATS,), "each seat's taxi plates")
+POS = LAYOUT.dynamic("pos", (MAX_SEATS,), "each taxi's node (-1 once out)")
+DEST = LAYOUT.dynamic("dest", (MAX_SEATS,), "each seat's destination this leg")
+ARRIVED = LAYOUT.dynamic("arrived", (MAX_SEATS,), "1: the taxi arrived this leg")
+SUPPLY_GREEN = LAYOUT.dynamic("supply_green", (), "green tablets in the supply")
+SUPPLY_WHITE = LAYOUT.dynamic("supply_white", (), "freeway tablets in the supply")
+SUPPLY_BARRIER = LAYOUT.dynamic("supply_barrier", (), "barriers in the supply")
+SUPPLY_PLATE = LAYOUT.dynamic("supply_plate", (), "plates in the supply")
+CARD_DECK = LAYOUT.dynamic("card_deck", (), "the turn's card: its deck (-1 none, 0 Journey, 1 Passenger)")
+CARD_ID = LAYOUT.dynamic("card_id", (), "the turn's card: its id in the deck (-1: none)")
+CARD_KIND = LAYOUT.dynamic("card_kind", (), "the turn's card: its kind (C_*; -1: none)")
+BONUS = LAYOUT.dynamic("bonus", (), "extra streets this turn (a streets card)")
+NO_MOVE = LAYOUT.dynamic("no_move", (), "1: the taxi does not move this turn")
+DIE = LAYOUT.dynamic("die", (), "the movement die this turn (0: not rolled)")
+ALLOWANCE = LAYOUT.dynamic("allowance", (), "streets the move may use (die + bonus)")
+BARRED = LAYOUT.dynamic("barred", (MAX_SEATS,), "segments barred this turn (n_barred of them)")
+N_BARRED = LAYOUT.dynamic("n_barred", (), "segments barred this turn")
+BET = LAYOUT.dynamic("bet", (MAX_SEATS,), "each seat's bet on the gamble (-1: not asked; else BET_*)")
+HOLDER = LAYOUT.dynamic("holder", (), "the seat holding the gamble card (-1: none)")
+TOP = LAYOUT.dynamic("top", (N_DECKS,), "cards drawn from each deck since its last shuffle")
+REVEALED = LAYOUT.dynamic("revealed", (3,), "gamble words revealed since the Journey deck's last shuffle")
+PATH_LEN = LAYOUT.dynamic("path_len", (), "nodes in the path so far")
+LAST_ARC = LAYOUT.dynamic("last_arc", (), "the arc the move last drove (-1: none)")
+STREETS_USED = LAYOUT.dynamic("streets_used", (), "streets the move has used")
+GREENS_USED = LAYOUT.dynamic("greens_used", (), "green tablets the move has spent")
+WHITES_USED = LAYOUT.dynamic("whites_used", (), "freeway tablets the move has spent")
+DRIVES = LAYOUT.dynamic("drives", (), "menu entries taken this move")
+MENU_N = LAYOUT.dynamic("menu_n", (), "entries in the move menu")
+LEG_ENDED = LAYOUT.dynamic("leg_ended", (), "1 once the current leg's end (bonus, jumps) has been reached")
+
+# ---- compiled helpers (st[money_at(seat)], st[d0_at(st, u, v)], ...)
+rule_at = PARAMS.index
+gamble_copies_at = GAMBLE_COPIES.index
+guide_at = GUIDE.index
+journey_order_at = JOURNEY_ORDER.index
+passenger_order_at = PASSENGER_ORDER.index
+expense_order_at = EXPENSE_ORDER.index
+journey_order_view = JOURNEY_ORDER.view
+passenger_order_view = PASSENGER_ORDER.view
+expense_order_view = EXPENSE_ORDER.view
+path_at = PATH.index
+path_view = PATH.view
+menu_node_at = MENU_NODE.index
+menu_parent_at = MENU_PARENT.index
+menu_arc_at = MENU_ARC.index
+menu_steps_at = MENU_STEPS.index
+menu_greens_at = MENU_GREENS.index
+menu_whites_at = MENU_WHITES.index
+menu_streets_at = MENU_STREETS.index
+menu_node_view = MENU_NODE.view
+menu_parent_view = MENU_PARENT.view
+menu_arc_view = MENU_ARC.view
+menu_steps_view = MENU_STEPS.view
+menu_greens_view = MENU_GREENS.view
+menu_whites_view = MENU_WHITES.view
+menu_streets_view = MENU_STREETS.view
+freeway_at = FREEWAY.index
+freeway_view = FREEWAY.view
+lit_view = LIT.view
+arc_to_view = ARC_TO.view
+arc_seg_view = ARC_SEG.view
+arc_entry_view = ARC_ENTRY.view
+arc_cont_view = ARC_CONT.view
+out_start_view = OUT_START.view
+out_arc_view = OUT_ARC.view
+seg_a_at = SEG_A.index
+seg_b_at = SEG_B.index
+node_seg_start_at = NODE_SEG_START.index
+node_seg_at = NODE_SEG.index
+d0_at = D0.index
+d0_view = D0.view
+journey_kind_at = JOURNEY_KIND.index
+passenger_kind_at = PASSENGER_KIND.index
+expense_kind_at = EXPENSE_KIND.index
+journey_value_at = JOURNEY_VALUE.index
+passenger_value_at = PASSENGER_VALUE.index
+expense_value_at = EXPENSE_VALUE.index
+out_at = OUT.index
+money_at = MONEY.index
+greens_at = GREENS.index
+whites_at = WHITES.index
+barriers_at = BARRIERS.index
+plates_at = PLATES.index
+pos_at = POS.index
+dest_at = DEST.index
+arrived_at = ARRIVED.index
+barred_at = BARRED.index
+bet_at = BET.index
+top_at = TOP.index
+revealed_at = REVEALED.index
+money_view = MONEY.view
+greens_view = GREENS.view
+whites_view = WHITES.view
+plates_view = PLATES.view
+arrived_view = ARRIVED.view
+pos_view = POS.view
+dest_view = DEST.view
 
 # ---- phases (PHASE)
 PH_SETUP = 0
@@ -201,62 +278,38 @@ KEEP = -1  # a barrier answer: keep it
 C_CASH, C_FINE, C_EXPENSE, C_GREEN, C_FREEWAY, C_STREETS, C_NO_MOVE, C_ROADWORK = range(8)
 C_GAMBLE_MONEY, C_GAMBLE_FREEWAY, C_GAMBLE_TAXI = 8, 9, 10
 
-# ---- trace rows (kind; the six values)
-EV_ORDER = 1  # deck, count; then DATA rows of card ids (setup)
-EV_LEG = 2  # leg; then a DATA row: destination per seat (-1: out)
-EV_TURN = 3  # seat
-EV_BARRIER = 4  # placer, target, node a, node b, barriers left
-EV_BUY = 5  # seat, price, money, plates
-EV_SHUFFLE = 6  # deck, count; then DATA rows of card ids
-EV_CARD = 7  # seat, deck (-1 none), card, money, greens, whites; then DATA: barriers, plates
-EV_BET = 8  # bettor, holder, word (BET_*)
-EV_REVEAL = 9  # holder, word (0 money, 1 freeway, 2 taxi), winners; DATA rows: winners, money, greens, whites, plates
-EV_SELL = 10  # seat, price, money, plates
-EV_ELIMINATE = 11  # seat, money
-EV_ROLL = 12  # seat, die, bonus
-EV_MOVE = 13  # seat, nodes, streets, greens used, whites used; DATA: greens left, whites left; DATA rows: path
-EV_ARRIVE = 14  # seat, node, leg
-EV_TABLET = 15  # seat, face, result (0 freeway, 1 green, 2 blank), granted, greens, whites
-EV_LEG_END = 16  # leg, share; DATA rows: arrived flags, money, position (-1: out)
-EV_HIRE = 17  # seat, fee, money
-EV_EXPENSE = 18  # seat, card, amount, money
-EV_END = 19  # winner, reason, legs completed
-EV_DATA = 20  # six values continuing the row before
+# The trace: its events are declared in events.py.
 
 BASE_LAYOUT = LAYOUT.copy()
 
 
-def board_layout(board: Any) -> tuple[Layout, dict[str, int]]:
-    """The layout for one board: the board-sized regions after the fixed ones."""
+def board_layout(board: Any) -> Layout:
+    """The layout for one board: the board-sized regions placed after the fixed
+    ones (the dynamic ones first, ending the dynamic span, then the tables)."""
     layout = BASE_LAYOUT.copy()
     n, m, s = board.n_nodes, board.n_arcs, len(board.segments)
     sizes = [len(board.decks[d]) for d in ("journey", "passenger", "expense")]
     menu_cap = menu_capacity(board)
-    path_cap = path_capacity(board)
-    off: dict[str, int] = {}
     for d in range(N_DECKS):
-        off[f"order{d}"] = layout.dynamic(sizes[d])
-    off["path"] = layout.dynamic(path_cap)
-    for name in ("node", "parent", "arc", "steps", "greens", "whites", "streets"):
-        off[f"menu_{name}"] = layout.dynamic(menu_cap)
-    off["freeway"] = layout.static(n)
-    off["lit"] = layout.static(n)
-    for name in ("from", "to", "seg", "entry", "cont"):
-        off[f"arc_{name}"] = layout.static(m)
-    off["out_start"] = layout.static(n + 1)
-    off["out_arc"] = layout.static(m)
-    off["seg_a"] = layout.static(s)
-    off["seg_b"] = layout.static(s)
-    off["node_seg_start"] = layout.static(n + 1)
-    off["node_seg"] = layout.static(2 * s)
-    off["d0"] = layout.static(n * n)
-    off["guide"] = layout.static(MAX_SEATS * 30)
+        layout.place(DECK_ORDERS[d], sizes[d])
+    layout.place(PATH, path_capacity(board))
+    for region in (MENU_NODE, MENU_PARENT, MENU_ARC, MENU_STEPS, MENU_GREENS, MENU_WHITES, MENU_STREETS):
+        layout.place(region, menu_cap)
+    layout.place(FREEWAY, n)
+    layout.place(LIT, n)
+    for region in (ARC_FROM, ARC_TO, ARC_SEG, ARC_ENTRY, ARC_CONT):
+        layout.place(region, m)
+    layout.place(OUT_START, n + 1)
+    layout.place(OUT_ARC, m)
+    layout.place(SEG_A, s)
+    layout.place(SEG_B, s)
+    layout.place(NODE_SEG_START, n + 1)
+    layout.place(NODE_SEG, 2 * s)
+    layout.place(D0, n * n)
     for d in range(N_DECKS):
-        off[f"kind{d}"] = layout.static(sizes[d])
-        off[f"value{d}"] = layout.static(sizes[d])
-    off["menu_cap"] = menu_cap
-    off["path_cap"] = path_cap
-    return layout, off
+        layout.place(DECK_KINDS[d], sizes[d])
+        layout.place(DECK_VALUES[d], sizes[d])
+    return layout
 
 
 def path_capacity(board: Any) -> int:
@@ -306,64 +359,45 @@ def menu_capacity(board: Any) -> int:
 
 def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     """The state image of one rule set on one board."""
-    layout, off = board_layout(board)
-    image = layout.image()
-    for i, p in enumerate(PARAM_DECLS):
-        image[PARAMS + i] = p.encode(params[p.name])
+    from sims.taxi.board import CARD_KINDS
+
+    image = board_layout(board).image()
+    PARAMS.put(image, [p.encode(params[p.name]) for p in PARAM_DECLS])
     n, m, s = board.n_nodes, board.n_arcs, len(board.segments)
     image[N_NODES] = n
     image[N_ARCS] = m
     image[N_SEGS] = s
     image[BASE] = board.base
-    image[LEGS] = 15 if params["game_length"] == "short" else 30
-    image[MENU_CAP] = off["menu_cap"]
-    image[PATH_CAP] = off["path_cap"]
+    image[LEGS] = legs_of(params)
+    image[MENU_CAP] = menu_capacity(board)
+    image[PATH_CAP] = path_capacity(board)
+    image[N_STARTS] = n + 1
+    image[NODE_SEGS] = 2 * s
     decks = [board.decks[d] for d in ("journey", "passenger", "expense")]
-    from sims.taxi.board import CARD_KINDS
-
     for d in range(N_DECKS):
-        image[DECK_SIZE + d] = len(decks[d])
-        image[O_ORDER + d] = off[f"order{d}"]
-        image[O_DECK_KIND + d] = off[f"kind{d}"]
-        image[O_DECK_VALUE + d] = off[f"value{d}"]
-        for i, c in enumerate(decks[d]):
-            image[off[f"kind{d}"] + i] = CARD_KINDS.index(c.kind)
-            image[off[f"value{d}"] + i] = c.value
-    for w, kind in enumerate(("gamble_money", "gamble_freeway", "gamble_taxi")):
-        image[GAMBLE_COPIES + w] = sum(1 for c in decks[0] if c.kind == kind)
-    image[O_PATH] = off["path"]
-    image[O_MENU_NODE] = off["menu_node"]
-    image[O_MENU_PARENT] = off["menu_parent"]
-    image[O_MENU_ARC] = off["menu_arc"]
-    image[O_MENU_STEPS] = off["menu_steps"]
-    image[O_MENU_GREENS] = off["menu_greens"]
-    image[O_MENU_WHITES] = off["menu_whites"]
-    image[O_MENU_STREETS] = off["menu_streets"]
-
-    def put(slot: int, key: str, values: Any) -> None:
-        at = off[key]
-        image[slot] = at
-        flat = np.asarray(values, dtype=np.int64).ravel()
-        image[at : at + flat.shape[0]] = flat
-
-    put(O_FREEWAY, "freeway", board.freeway)
-    put(O_LIT, "lit", board.lit)
-    put(O_ARC_FROM, "arc_from", board.arc_from)
-    put(O_ARC_TO, "arc_to", board.arc_to)
-    put(O_ARC_SEG, "arc_seg", board.arc_seg)
-    put(O_ARC_ENTRY, "arc_entry", board.arc_entry)
-    put(O_ARC_CONT, "arc_cont", board.arc_cont)
-    put(O_OUT_START, "out_start", board.out_start)
-    put(O_OUT_ARC, "out_arc", board.out_arc)
-    put(O_SEG_A, "seg_a", [a for a, _, _ in board.segments])
-    put(O_SEG_B, "seg_b", [b for _, b, _ in board.segments])
-    put(O_NODE_SEG_START, "node_seg_start", board.node_seg_start)
-    put(O_NODE_SEG, "node_seg", board.node_seg)
-    put(O_D0, "d0", board.d0)
-    guide = np.zeros((MAX_SEATS, 30), np.int64)
+        image[DECK_CARDS[d]] = len(decks[d])
+        DECK_KINDS[d].put(image, [CARD_KINDS.index(c.kind) for c in decks[d]])
+        DECK_VALUES[d].put(image, [c.value for c in decks[d]])
+    words = ("gamble_money", "gamble_freeway", "gamble_taxi")
+    GAMBLE_COPIES.put(image, [sum(1 for c in decks[0] if c.kind == kind) for kind in words])
+    FREEWAY.put(image, board.freeway)
+    LIT.put(image, board.lit)
+    ARC_FROM.put(image, board.arc_from)
+    ARC_TO.put(image, board.arc_to)
+    ARC_SEG.put(image, board.arc_seg)
+    ARC_ENTRY.put(image, board.arc_entry)
+    ARC_CONT.put(image, board.arc_cont)
+    OUT_START.put(image, board.out_start)
+    OUT_ARC.put(image, board.out_arc)
+    SEG_A.put(image, [a for a, _, _ in board.segments])
+    SEG_B.put(image, [b for _, b, _ in board.segments])
+    NODE_SEG_START.put(image, board.node_seg_start)
+    NODE_SEG.put(image, board.node_seg)
+    D0.put(image, board.d0)
+    guide = np.zeros((MAX_SEATS, GUIDE_STOPS), np.int64)
     for g in range(min(MAX_SEATS, len(board.guides))):
         guide[g] = board.guides[g]
-    put(O_GUIDE, "guide", guide)
+    GUIDE.put(image, guide)
     return image
 
 
@@ -371,54 +405,54 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
 @njit(cache=True)
 def d0(st, u, v):
     """Tablet-free distance in streets from node u (a turn's start) to node v."""
-    return st[st[O_D0] + u * st[N_NODES] + v]
+    return st[d0_at(st, u, v)]
 
 
 @njit(cache=True)
 def is_freeway(st, node):
-    return st[st[O_FREEWAY] + node] != 0
+    return st[freeway_at(st, node)] != 0
 
 
 @njit(cache=True)
 def can_end(st, node):
     """May a move end on ``node``? (not on the freeway, unless stop_on_freeway)"""
-    return st[st[O_FREEWAY] + node] == 0 or st[PARAMS + P_STOP_ON_FREEWAY] != 0
+    return st[freeway_at(st, node)] == 0 or st[rule_at(P_STOP_ON_FREEWAY)] != 0
 
 
 @njit(cache=True)
 def menu_node(st, i):
-    return st[st[O_MENU_NODE] + i]
+    return st[menu_node_at(st, i)]
 
 
 @njit(cache=True)
 def menu_parent(st, i):
-    return st[st[O_MENU_PARENT] + i]
+    return st[menu_parent_at(st, i)]
 
 
 @njit(cache=True)
 def menu_steps(st, i):
-    return st[st[O_MENU_STEPS] + i]
+    return st[menu_steps_at(st, i)]
 
 
 @njit(cache=True)
 def menu_greens(st, i):
-    return st[st[O_MENU_GREENS] + i]
+    return st[menu_greens_at(st, i)]
 
 
 @njit(cache=True)
 def menu_whites(st, i):
-    return st[st[O_MENU_WHITES] + i]
+    return st[menu_whites_at(st, i)]
 
 
 @njit(cache=True)
 def menu_streets(st, i):
-    return st[st[O_MENU_STREETS] + i]
+    return st[menu_streets_at(st, i)]
 
 
 @njit(cache=True)
 def taxi_node(st):
     """The mover's node now (the end of its path so far)."""
-    return st[st[O_PATH] + st[PATH_LEN] - 1]
+    return path_view(st)[st[PATH_LEN] - 1]
 
 
 @njit(cache=True)
@@ -430,17 +464,68 @@ def next_in(st, seat):
         s += 1
         if s == n:
             s = 0
-        if st[OUT + s] == 0:
+        if st[out_at(s)] == 0:
             return s
     return seat
 
 
 @njit(cache=True)
 def wealth(st, seat, plate_value):
-    return st[MONEY + seat] + plate_value * st[PLATES + seat]
+    return st[money_at(seat)] + plate_value * st[plates_at(seat)]
+
+
+# ---- the decks, by deck index (JOURNEY, PASSENGER, EXPENSE_DECK)
+@njit(cache=True)
+def deck_size(st, d):
+    """Cards of deck ``d``."""
+    if d == JOURNEY:
+        return st[JOURNEY_CARDS]
+    if d == PASSENGER:
+        return st[PASSENGER_CARDS]
+    return st[EXPENSE_CARDS]
+
+
+@njit(cache=True)
+def order_at(st, d, i):
+    """The slot of position ``i`` of deck ``d``'s order."""
+    if d == JOURNEY:
+        return journey_order_at(st, i)
+    if d == PASSENGER:
+        return passenger_order_at(st, i)
+    return expense_order_at(st, i)
+
+
+@njit(cache=True)
+def card_kind(st, d, card):
+    """The kind (C_*) of card ``card`` of deck ``d``."""
+    if d == JOURNEY:
+        return st[journey_kind_at(st, card)]
+    if d == PASSENGER:
+        return st[passenger_kind_at(st, card)]
+    return st[expense_kind_at(st, card)]
+
+
+@njit(cache=True)
+def card_value(st, d, card):
+    """The value of card ``card`` of deck ``d``."""
+    if d == JOURNEY:
+        return st[journey_value_at(st, card)]
+    if d == PASSENGER:
+        return st[passenger_value_at(st, card)]
+    return st[expense_value_at(st, card)]
 
 
 def legs_of(params: Mapping[str, Any]) -> int:
     return 15 if params["game_length"] == "short" else 30
 
 
+
+
+@njit(cache=True)
+def deck_view(st, d):
+    """Deck ``d``'s order, a view of the state."""
+    if d == JOURNEY:
+        return journey_order_view(st)
+    if d == PASSENGER:
+        return passenger_order_view(st)
+    return expense_order_view(st)

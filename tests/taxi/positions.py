@@ -119,12 +119,13 @@ class Game:
     def menu(self) -> list[dict[str, Any]]:
         st = self.st
         out = []
+        columns = {
+            "node": S.MENU_NODE, "parent": S.MENU_PARENT, "steps": S.MENU_STEPS, "greens": S.MENU_GREENS,
+            "whites": S.MENU_WHITES, "streets": S.MENU_STREETS,
+        }
+        values = {key: region.values(st) for key, region in columns.items()}
         for i in range(int(st[S.MENU_N])):
-            out.append({
-                "node": int(st[st[S.O_MENU_NODE] + i]), "parent": int(st[st[S.O_MENU_PARENT] + i]),
-                "steps": int(st[st[S.O_MENU_STEPS] + i]), "greens": int(st[st[S.O_MENU_GREENS] + i]),
-                "whites": int(st[st[S.O_MENU_WHITES] + i]), "streets": int(st[st[S.O_MENU_STREETS] + i]),
-            })
+            out.append({key: int(v[i]) for key, v in values.items()})
         return out
 
     def route(self, i: int) -> list[int]:

@@ -4,7 +4,7 @@
 resolves the pending decision, any illegal answer becoming the rule's safe
 default (stop drawing -- in setup and refill draws, which must happen, the
 first drawable deck --, ride the kept card, play nothing, pass, stop moving,
-no step, discard nothing).  All progress lives in state slots (state.py), so
+no step, discard nothing).  All progress lives in the state's named regions (state.py), so
 the search player can copy a game in the middle of a karma round or a move.
 """
 

@@ -4,7 +4,7 @@
 resolves the pending decision, any illegal answer becoming the rule's safe
 default (stop drawing -- in setup and refill draws, which must happen, the
 first drawable deck --, ride the kept card, play nothing, pass, stop moving,
-no step, discard nothing).  All progress lives in state slots (state.py), so
+no step, discard nothing).  All progress lives in the state's named regions (state.py), so
 the search player can copy a game in the middle of a karma round or a move.
 """
 
@@ -28,12 +28,33 @@ from balance.state import (
     ask,
     draw_below,
     end_game,
-    event,
     lend_params,
     return_params,
     shuffle,
+    event_value,
 )
 from sims.carmarace import players
+from sims.carmarace.events import (
+    begin_data,
+    begin_remove,
+    begin_start,
+    write_cleanup,
+    write_deck,
+    write_draw,
+    write_end,
+    write_gift,
+    write_karma,
+    write_land,
+    write_leave,
+    write_move,
+    write_pass,
+    write_path,
+    write_refill,
+    write_shuffle,
+    write_step,
+    write_transport,
+    write_turn,
+)
 from sims.carmarace.params import (
     P_GOOD_KARMA_STEP,
     P_MAX_TURNS,
@@ -52,48 +73,20 @@ from sims.carmarace.state import (
     CARD_SLOT,
     CONVENTION,
     D_TRANSPORT,
-    DECK_FIRST,
-    DECK_SIZE,
-    DISC_N,
     DRAW,
-    DRAW_N,
     E_LAND,
     E_ON_TOP,
     E_REMOVE_ALL,
     E_REMOVE_NEGATIVE,
     E_REMOVE_POSITIVE,
-    EV_CLEANUP,
-    EV_DATA,
-    EV_DECK,
-    EV_DRAW,
-    EV_END,
-    EV_GIFT,
-    EV_KARMA,
-    EV_LAND,
-    EV_LEAVE,
-    EV_MOVE,
-    EV_PASS,
-    EV_PATH,
-    EV_REFILL,
-    EV_REMOVE,
-    EV_SHUFFLE,
-    EV_START,
-    EV_STEP,
-    EV_TRANSPORT,
-    EV_TURN,
     GIFT_AIRPORT,
     GIFT_STATION,
     GO_ON,
-    HAND,
-    HAND_CAP,
     HAND_LIMIT,
-    HAND_N,
     K_AIRPORT,
     K_SKY,
     K_STATION,
     KARMA,
-    KEEP_LEFT,
-    KEPT,
     LANDED,
     MODE_PLANE,
     MODE_ROAD,
@@ -104,34 +97,21 @@ from sims.carmarace.state import (
     N_LOT,
     N_SLOTS,
     NEXT,
-    O_DISC,
-    O_DRAW,
-    O_LAND,
-    O_LOT,
-    O_N_LAND,
-    O_NUMBER,
     OPP,
     OWN_KARMA,
-    PARAMS,
     PASSED,
-    PAWN,
     PHASE,
     REFILL,
     REFILL_LEFT,
     REMOVED,
     RIDE,
-    ROW_CARD,
     ROW_N,
-    ROW_SLOT,
     SETUP_SEAT,
-    SLOT_TOP,
-    SQUARE,
     STEP,
     STEP_SEAT,
     SUB_DRAW,
     SUB_REFILL,
     SUB_SETUP,
-    TOGO_SCORE,
     TRANSPORT,
     V_KEPT,
     V_LIMIT,
@@ -139,22 +119,43 @@ from sims.carmarace.state import (
     any_drawable,
     card,
     deck_drawable,
+    deck_first_at,
+    deck_size_at,
+    disc_n_at,
+    discard_at,
+    draw_n_at,
+    draw_pile_at,
     effect_of,
     effective_limit,
     first_drawable,
     gps_of,
+    hand_at,
+    hand_n_at,
     has_legal_karma,
     has_step_option,
     is_step_option,
     karma_legal,
+    keep_left_at,
     keep_of,
+    kept_at,
     kind_of,
+    land_at,
+    lot_at,
     move_class,
+    n_land_at,
     n_next,
     next_of,
+    number_at,
+    pawn_at,
     playable,
+    row_card_at,
+    row_slot_at,
+    rule_at,
+    slot_top_at,
+    square_at,
     step_mask,
     togo,
+    togo_score_at,
     visit,
 )
 
@@ -181,77 +182,60 @@ PH_TURN_END = 13
 
 # --------------------------------------------------------------------------- trace helpers
 @njit(cache=True)
-def _data(st, st_at, n):
-    """EV_DATA rows holding st[st_at .. st_at + n) (6 a row)."""
+def _pile_data(st, first, n):
+    """Data rows listing the draw pile of the deck whose first id is ``first``,
+    top first (the top is its last card); six ids a row."""
     k = 0
     while k < n:
-        at = event(st, EV_DATA)
+        at = begin_data(st)
         for j in range(6):
             if k + j < n:
-                st[at + 2 + j] = st[st_at + k + j]
-        k += 6
-
-
-@njit(cache=True)
-def _pile_data(st, base, n):
-    """EV_DATA rows listing a draw pile top first (the top is its last card)."""
-    k = 0
-    while k < n:
-        at = event(st, EV_DATA)
-        for j in range(6):
-            if k + j < n:
-                st[at + 2 + j] = st[base + n - 1 - (k + j)]
+                st[event_value(at, j)] = st[draw_pile_at(st, first + n - 1 - (k + j))]
         k += 6
 
 
 @njit(cache=True)
 def _end(st, reason, winner):
     for s in range(st[N_SEATS]):
-        st[TOGO_SCORE + s] = togo(st, st[PAWN + s])
+        st[togo_score_at(s)] = togo(st, st[pawn_at(s)])
     end_game(st, reason, winner)
-    if st[RECORD]:
-        at = event(st, EV_END)
-        st[at + 2] = winner
-        st[at + 3] = reason
+    write_end(st, winner, reason)
 
 
 # --------------------------------------------------------------------------- cards
 @njit(cache=True)
 def _discard(st, c):
     d = card(st, c, C_DECK)
-    st[st[O_DISC] + st[DECK_FIRST + d] + st[DISC_N + d]] = c
-    st[DISC_N + d] += 1
+    st[discard_at(st, st[deck_first_at(d)] + st[disc_n_at(d)])] = c
+    st[disc_n_at(d)] += 1
 
 
 @njit(cache=True)
 def _hand_add(st, seat, c):
     """Insert ``c`` keeping the hand sorted by id."""
-    base = HAND + seat * HAND_CAP
-    i = st[HAND_N + seat]
-    while i > 0 and st[base + i - 1] > c:
-        st[base + i] = st[base + i - 1]
+    i = st[hand_n_at(seat)]
+    while i > 0 and st[hand_at(seat, i - 1)] > c:
+        st[hand_at(seat, i)] = st[hand_at(seat, i - 1)]
         i -= 1
-    st[base + i] = c
-    st[HAND_N + seat] += 1
+    st[hand_at(seat, i)] = c
+    st[hand_n_at(seat)] += 1
 
 
 @njit(cache=True)
 def _hand_remove(st, seat, c):
-    base = HAND + seat * HAND_CAP
-    n = st[HAND_N + seat]
+    n = st[hand_n_at(seat)]
     i = 0
-    while i < n and st[base + i] != c:
+    while i < n and st[hand_at(seat, i)] != c:
         i += 1
     for j in range(i, n - 1):
-        st[base + j] = st[base + j + 1]
-    st[HAND_N + seat] = n - 1
+        st[hand_at(seat, j)] = st[hand_at(seat, j + 1)]
+    st[hand_n_at(seat)] = n - 1
 
 
 @njit(cache=True)
 def _in_hand(st, seat, c):
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        if st[base + i] == c:
+    for i in range(st[hand_n_at(seat)]):
+        if st[hand_at(seat, i)] == c:
             return True
     return False
 
@@ -259,31 +243,22 @@ def _in_hand(st, seat, c):
 @njit(cache=True)
 def _draw(st, seat, d, phase):
     """R7: draw the top card of deck ``d``, reshuffling its discard pile when the draw pile is empty."""
-    first = st[DECK_FIRST + d]
-    pile = st[O_DRAW] + first
-    if st[DRAW_N + d] == 0:
-        n = st[DISC_N + d]
-        disc = st[O_DISC] + first
+    first = st[deck_first_at(d)]
+    if st[draw_n_at(d)] == 0:
+        n = st[disc_n_at(d)]
         for i in range(n):
-            st[pile + i] = st[disc + i]
-        st[DISC_N + d] = 0
-        st[DRAW_N + d] = n
+            st[draw_pile_at(st, first + i)] = st[discard_at(st, first + i)]
+        st[disc_n_at(d)] = 0
+        st[draw_n_at(d)] = n
+        pile = draw_pile_at(st, first)
         shuffle(st, pile, pile + n)
+        write_shuffle(st, d, n)
         if st[RECORD]:
-            at = event(st, EV_SHUFFLE)
-            st[at + 2] = d
-            st[at + 3] = n
-            _pile_data(st, pile, n)
-    st[DRAW_N + d] -= 1
-    c = st[pile + st[DRAW_N + d]]
+            _pile_data(st, first, n)
+    st[draw_n_at(d)] -= 1
+    c = st[draw_pile_at(st, first + st[draw_n_at(d)])]
     _hand_add(st, seat, c)
-    if st[RECORD]:
-        at = event(st, EV_DRAW)
-        st[at + 2] = seat
-        st[at + 3] = d
-        st[at + 4] = c
-        st[at + 5] = phase
-        st[at + 6] = st[HAND_N + seat]
+    write_draw(st, seat, d, c, phase, st[hand_n_at(seat)])
 
 
 # --------------------------------------------------------------------------- setup (R1-R5)
@@ -291,8 +266,7 @@ def _draw(st, seat, d, phase):
 def _setup(st):
     n_seats = st[N_SEATS]
     n_lot = st[N_LOT]
-    lot = st[O_LOT]
-    mode = st[PARAMS + P_START_SQUARES]
+    mode = st[rule_at(P_START_SQUARES)]
     # R2: squares by number; seat order = square order
     if mode == SQUARES_RANDOM:
         # P distinct squares (their indices held in PAWN meanwhile), then in number order
@@ -301,37 +275,37 @@ def _setup(st):
                 k = draw_below(st, n_lot)
                 dup = False
                 for q in range(s):
-                    if st[PAWN + q] == k:
+                    if st[pawn_at(q)] == k:
                         dup = True
                 if not dup:
                     break
             j = s
-            while j > 0 and st[PAWN + j - 1] > k:
-                st[PAWN + j] = st[PAWN + j - 1]
+            while j > 0 and st[pawn_at(j - 1)] > k:
+                st[pawn_at(j)] = st[pawn_at(j - 1)]
                 j -= 1
-            st[PAWN + j] = k
+            st[pawn_at(j)] = k
         for s in range(n_seats):
-            st[PAWN + s] = st[lot + st[PAWN + s]]
+            st[pawn_at(s)] = st[lot_at(st, st[pawn_at(s)])]
     elif mode == SQUARES_HIGHEST:
         for s in range(n_seats):
-            st[PAWN + s] = st[lot + n_lot - n_seats + s]
+            st[pawn_at(s)] = st[lot_at(st, n_lot - n_seats + s)]
     else:
         for s in range(n_seats):
-            st[PAWN + s] = st[lot + s]
+            st[pawn_at(s)] = st[lot_at(st, s)]
     for s in range(n_seats):
-        st[SQUARE + s] = st[st[O_NUMBER] + st[PAWN + s]]
-        st[KEPT + s] = -1
+        st[square_at(s)] = st[number_at(st, st[pawn_at(s)])]
+        st[kept_at(s)] = -1
     st[VEHICLE] = -1
     if st[RECORD]:
-        at = event(st, EV_START)
+        at = begin_start(st)
         for s in range(n_seats):
-            st[at + 2 + s] = st[PAWN + s]
+            st[event_value(at, s)] = st[pawn_at(s)]
     # R3: gifts, seat by seat, airport before station, each card once
     gift_a = -1
     gift_s = -1
-    if st[PARAMS + P_START_GIFTS]:
+    if st[rule_at(P_START_GIFTS)]:
         for s in range(n_seats):
-            u = st[PAWN + s]
+            u = st[pawn_at(s)]
             to_airport = False
             to_station = False
             for k in range(n_next(st, u)):
@@ -343,34 +317,26 @@ def _setup(st):
             if to_airport and gift_a < 0 and st[GIFT_AIRPORT] >= 0:
                 gift_a = st[GIFT_AIRPORT]
                 _hand_add(st, s, gift_a)
-                if st[RECORD]:
-                    at = event(st, EV_GIFT)
-                    st[at + 2] = s
-                    st[at + 3] = gift_a
+                write_gift(st, s, gift_a)
             if to_station and gift_s < 0 and st[GIFT_STATION] >= 0:
                 gift_s = st[GIFT_STATION]
                 _hand_add(st, s, gift_s)
-                if st[RECORD]:
-                    at = event(st, EV_GIFT)
-                    st[at + 2] = s
-                    st[at + 3] = gift_s
+                write_gift(st, s, gift_s)
     # R1: each deck shuffled separately, less the gifts
     for d in range(4):
-        first = st[DECK_FIRST + d]
-        pile = st[O_DRAW] + first
+        first = st[deck_first_at(d)]
         n = 0
-        for c in range(first, first + st[DECK_SIZE + d]):
+        for c in range(first, first + st[deck_size_at(d)]):
             if c != gift_a and c != gift_s:
-                st[pile + n] = c
+                st[draw_pile_at(st, first + n)] = c
                 n += 1
-        st[DRAW_N + d] = n
-        st[DISC_N + d] = 0
+        st[draw_n_at(d)] = n
+        st[disc_n_at(d)] = 0
+        pile = draw_pile_at(st, first)
         shuffle(st, pile, pile + n)
+        write_deck(st, d, n)
         if st[RECORD]:
-            at = event(st, EV_DECK)
-            st[at + 2] = d
-            st[at + 3] = n
-            _pile_data(st, pile, n)
+            _pile_data(st, first, n)
 
 
 # --------------------------------------------------------------------------- the ride
@@ -384,36 +350,23 @@ def _start_ride(st, c, kept):
     st[ROW_N] = 0
     st[REMOVED] = 0
     st[LANDED] = 0
-    if st[RECORD]:
-        at = event(st, EV_TRANSPORT)
-        st[at + 2] = seat
-        st[at + 3] = c
-        st[at + 4] = 1 if kept else 0
-        st[at + 5] = st[V_LIMIT]
+    write_transport(st, seat, c, 1 if kept else 0, st[V_LIMIT])
     st[PHASE] = PH_OWN
 
 
 @njit(cache=True)
 def _leave(st, seat):
-    c = st[KEPT + seat]
-    st[KEPT + seat] = -1
-    st[KEEP_LEFT + seat] = 0
+    c = st[kept_at(seat)]
+    st[kept_at(seat)] = -1
+    st[keep_left_at(seat)] = 0
     _discard(st, c)
-    if st[RECORD]:
-        at = event(st, EV_LEAVE)
-        st[at + 2] = seat
-        st[at + 3] = c
+    write_leave(st, seat, c)
 
 
 @njit(cache=True)
 def _no_ride(st):
     st[VEHICLE] = -1
-    if st[RECORD]:
-        at = event(st, EV_TRANSPORT)
-        st[at + 2] = st[SEAT]
-        st[at + 3] = -1
-        st[at + 4] = 0
-        st[at + 5] = -1
+    write_transport(st, st[SEAT], -1, 0, -1)
     st[PHASE] = PH_REFILL
 
 
@@ -422,17 +375,13 @@ def _play_karma(st, seat, c, slot):
     """Put Karma card ``c`` on the row (R11, R12); returns True when it ends the ride (R13)."""
     _hand_remove(st, seat, c)
     k = st[ROW_N]
-    st[ROW_CARD + k] = c
-    st[ROW_SLOT + k] = slot
+    st[row_card_at(k)] = c
+    st[row_slot_at(k)] = slot
     st[ROW_N] = k + 1
-    st[SLOT_TOP + slot] = c
+    st[slot_top_at(slot)] = c
     if slot == st[N_SLOTS]:
         st[N_SLOTS] += 1
-    if st[RECORD]:
-        at = event(st, EV_KARMA)
-        st[at + 2] = seat
-        st[at + 3] = c
-        st[at + 4] = slot
+    write_karma(st, seat, c, slot)
     if effect_of(st, c) == E_LAND:
         _land(st, c)
         return True
@@ -443,24 +392,23 @@ def _play_karma(st, seat, c, slot):
 def _land(st, c):
     """R13: the active pawn moves to its space's closest road or track; the ride ends."""
     seat = st[SEAT]
-    u = st[PAWN + seat]
-    n = st[st[O_N_LAND] + u]
-    base = st[O_LAND] + u * 4
+    u = st[pawn_at(seat)]
+    n = st[n_land_at(st, u)]
     to = u
     by = -1
     roll = 0
     if n == 1:
-        to = st[base]
+        to = st[land_at(st, u, 0)]
     elif n >= 2:
-        if st[PARAMS + P_TIE_RULE] == TIE_RANDOM:
+        if st[rule_at(P_TIE_RULE)] == TIE_RANDOM:
             roll = draw_below(st, n) + 1  # the roll-th entry in index order
             for i in range(n):
                 rank = 0
                 for j in range(n):
-                    if st[base + j] < st[base + i]:
+                    if st[land_at(st, u, j)] < st[land_at(st, u, i)]:
                         rank += 1
                 if rank == roll - 1:
-                    to = st[base + i]
+                    to = st[land_at(st, u, i)]
         else:
             n_seats = st[N_SEATS]
             largest = True  # the opponents outvote the moved player: the entry farthest away
@@ -468,13 +416,13 @@ def _land(st, c):
                 # tied votes: the player in last position decides (ties: the higher seat)
                 last = 0
                 for s in range(1, n_seats):
-                    if togo(st, st[PAWN + s]) >= togo(st, st[PAWN + last]):
+                    if togo(st, st[pawn_at(s)]) >= togo(st, st[pawn_at(last)]):
                         last = s
                 by = last
                 largest = last != seat
             to = -1
             for i in range(n):
-                e = st[base + i]
+                e = st[land_at(st, u, i)]
                 if to < 0:
                     to = e
                     continue
@@ -482,18 +430,11 @@ def _land(st, c):
                 tt = togo(st, to)
                 if (largest and t > tt) or (not largest and t < tt) or (t == tt and e < to):
                     to = e
-    st[PAWN + seat] = to
+    st[pawn_at(seat)] = to
     if to != u:
         visit(st, to)
     st[LANDED] = 1
-    if st[RECORD]:
-        at = event(st, EV_LAND)
-        st[at + 2] = seat
-        st[at + 3] = c
-        st[at + 4] = u
-        st[at + 5] = to
-        st[at + 6] = by
-        st[at + 7] = roll
+    write_land(st, seat, c, u, to, by, roll)
     st[PHASE] = PH_CLEANUP
 
 
@@ -505,7 +446,7 @@ def _removals(st):
     for s in range(n):
         if (st[REMOVED] >> s) & 1:
             continue
-        top = st[SLOT_TOP + s]
+        top = st[slot_top_at(s)]
         e = effect_of(st, top)
         if e != E_REMOVE_NEGATIVE and e != E_REMOVE_POSITIVE and e != E_REMOVE_ALL:
             continue
@@ -513,32 +454,32 @@ def _removals(st):
         for o in range(n):
             if o == s or (st[REMOVED] >> o) & 1:
                 continue
-            sp = card(st, st[SLOT_TOP + o], C_SPEED)
+            sp = card(st, st[slot_top_at(o)], C_SPEED)
             if e == E_REMOVE_ALL or (e == E_REMOVE_NEGATIVE and sp < 0) or (e == E_REMOVE_POSITIVE and sp > 0):
                 mask |= np.int64(1) << np.int64(o)
         st[REMOVED] |= mask
         if st[RECORD]:
-            at = event(st, EV_REMOVE)
-            st[at + 2] = seat
-            st[at + 3] = top
-            st[at + 4] = s
-            st[at + 5] = mask
+            at = begin_remove(st)
+            st[event_value(at, 0)] = seat
+            st[event_value(at, 1)] = top
+            st[event_value(at, 2)] = s
+            st[event_value(at, 3)] = mask
             count = 0
             for o in range(n):
                 if (mask >> o) & 1:
                     for k in range(st[ROW_N]):
-                        if st[ROW_SLOT + k] == o:
+                        if st[row_slot_at(k)] == o:
                             count += 1
-            st[at + 6] = count
+            st[event_value(at, 4)] = count
             k6 = 0
             row = 0
             for o in range(n):
                 if (mask >> o) & 1:
                     for k in range(st[ROW_N]):
-                        if st[ROW_SLOT + k] == o:
+                        if st[row_slot_at(k)] == o:
                             if k6 % 6 == 0:
-                                row = event(st, EV_DATA)
-                            st[row + 2 + k6 % 6] = st[ROW_CARD + k]
+                                row = begin_data(st)
+                            st[event_value(row, k6 % 6)] = st[row_card_at(k)]
                             k6 += 1
 
 
@@ -549,20 +490,13 @@ def _start_move(st):
     karma = 0
     for s in range(st[N_SLOTS]):
         if not (st[REMOVED] >> s) & 1:
-            karma += card(st, st[SLOT_TOP + s], C_SPEED)
+            karma += card(st, st[slot_top_at(s)], C_SPEED)
     base = card(st, v, C_SPEED)
     speed = max(0, base + karma)  # R16
-    st[MV_AT] = st[PAWN + seat]
+    st[MV_AT] = st[pawn_at(seat)]
     st[MV_LEFT] = speed
     st[MV_ENTERED] = 0
-    if st[RECORD]:
-        at = event(st, EV_MOVE)
-        st[at + 2] = seat
-        st[at + 3] = v
-        st[at + 4] = base
-        st[at + 5] = karma
-        st[at + 6] = speed
-        st[at + 7] = st[MV_AT]
+    write_move(st, seat, v, base, karma, speed, st[MV_AT])
     st[PHASE] = PH_MOVE
 
 
@@ -572,15 +506,11 @@ def _step_to(st, w, roll):
     seat = st[SEAT]
     u = st[MV_AT]
     st[MV_AT] = w
-    st[PAWN + seat] = w
+    st[pawn_at(seat)] = w
     visit(st, w)
     st[MV_LEFT] -= 1
     st[MV_ENTERED] = 1
-    if st[RECORD]:
-        at = event(st, EV_PATH)
-        st[at + 2] = u
-        st[at + 3] = w
-        st[at + 4] = roll
+    write_path(st, u, w, roll, 0)
     if w == st[CONVENTION]:
         _end(st, END_CONVENTION, seat)
         return True
@@ -596,28 +526,23 @@ def _cleanup(st):
     kept = -1
     if not st[LANDED]:
         mode = card(st, v, C_MODE)
-        if mode == MODE_ROAD and st[KEEP_LEFT + seat] > 0:
+        if mode == MODE_ROAD and st[keep_left_at(seat)] > 0:
             kept = v
-            st[KEEP_LEFT + seat] -= 1
-        elif mode == MODE_PLANE and st[PARAMS + P_PLANE_STAYS_ALOFT] and kind_of(st, st[PAWN + seat]) == K_SKY:
+            st[keep_left_at(seat)] -= 1
+        elif mode == MODE_PLANE and st[rule_at(P_PLANE_STAYS_ALOFT)] and kind_of(st, st[pawn_at(seat)]) == K_SKY:
             kept = v
-    st[KEPT + seat] = kept
+    st[kept_at(seat)] = kept
     if kept < 0:
-        st[KEEP_LEFT + seat] = 0
+        st[keep_left_at(seat)] = 0
     count = 0
     row = 0
     record = st[RECORD]
-    at = 0
-    if record:
-        at = event(st, EV_CLEANUP)
-        st[at + 2] = seat
-        st[at + 3] = kept
-        st[at + 4] = st[ROW_N] + (1 if kept < 0 else 0)
+    write_cleanup(st, seat, kept, st[ROW_N] + (1 if kept < 0 else 0))
     if kept < 0:
         _discard(st, v)
         if record:
-            row = event(st, EV_DATA)
-            st[row + 2] = v
+            row = begin_data(st)
+            st[event_value(row, 0)] = v
             count = 1
     n = st[N_SLOTS]
     for pass_ in range(2):  # the slots left, then the removed ones
@@ -626,13 +551,13 @@ def _cleanup(st):
             if removed != pass_:
                 continue
             for k in range(st[ROW_N]):
-                if st[ROW_SLOT + k] == s:
-                    c = st[ROW_CARD + k]
+                if st[row_slot_at(k)] == s:
+                    c = st[row_card_at(k)]
                     _discard(st, c)
                     if record:
                         if count % 6 == 0:
-                            row = event(st, EV_DATA)
-                        st[row + 2 + count % 6] = c
+                            row = begin_data(st)
+                        st[event_value(row, count % 6)] = c
                         count += 1
     st[VEHICLE] = -1
     st[N_SLOTS] = 0
@@ -658,7 +583,7 @@ def advance(st):
             s = st[SETUP_SEAT]
             if s >= n_seats:
                 st[PHASE] = PH_TURN
-            elif st[HAND_N + s] < st[HAND_LIMIT] and any_drawable(st):
+            elif st[hand_n_at(s)] < st[HAND_LIMIT] and any_drawable(st):
                 ask(st, s, DRAW, SUB_SETUP)
                 return
             else:
@@ -667,21 +592,18 @@ def advance(st):
             st[TURN] += 1
             seat = (st[TURN] - 1) % n_seats
             st[SEAT] = seat
-            if st[RECORD]:
-                at = event(st, EV_TURN)
-                st[at + 2] = seat
-                st[at + 3] = st[PAWN + seat]
+            write_turn(st, seat, st[pawn_at(seat)])
             st[PHASE] = PH_DRAW
         elif ph == PH_DRAW:
             seat = st[SEAT]
-            if st[HAND_N + seat] < st[HAND_LIMIT] and any_drawable(st):
+            if st[hand_n_at(seat)] < st[HAND_LIMIT] and any_drawable(st):
                 ask(st, seat, DRAW, SUB_DRAW)
                 return
             st[PHASE] = PH_TRANSPORT
         elif ph == PH_TRANSPORT:
             seat = st[SEAT]
-            u = st[PAWN + seat]
-            kept = st[KEPT + seat]
+            u = st[pawn_at(seat)]
+            kept = st[kept_at(seat)]
             if kept >= 0:
                 if card(st, kept, C_MODE) == MODE_PLANE:
                     if kind_of(st, u) == K_SKY:
@@ -694,8 +616,8 @@ def advance(st):
                 else:
                     _leave(st, seat)
             found = False
-            for i in range(st[HAND_N + seat]):
-                c = st[HAND + seat * HAND_CAP + i]
+            for i in range(st[hand_n_at(seat)]):
+                c = st[hand_at(seat, i)]
                 if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
                     found = True
                     break
@@ -725,12 +647,10 @@ def advance(st):
                 return
             st[PASSED] |= np.int64(1) << s  # a seat with no legal card passes (R10)
             st[OPP] = (s + 1) % n_seats
-            if st[RECORD]:
-                at = event(st, EV_PASS)
-                st[at + 2] = s
+            write_pass(st, s)
         elif ph == PH_STEP:
             s = st[STEP_SEAT]
-            u = st[PAWN + s]
+            u = st[pawn_at(s)]
             if has_step_option(st, u):
                 ask(st, s, STEP, u)
                 return
@@ -756,8 +676,8 @@ def advance(st):
             _cleanup(st)
         elif ph == PH_REFILL:
             seat = st[SEAT]
-            if st[HAND_N + seat] > 0:
-                ask(st, seat, REFILL, st[HAND_N + seat])
+            if st[hand_n_at(seat)] > 0:
+                ask(st, seat, REFILL, st[hand_n_at(seat)])
                 return
             _refill(st, seat, np.int64(0))
         elif ph == PH_REFILL_DRAW:
@@ -766,7 +686,7 @@ def advance(st):
                 return
             st[PHASE] = PH_TURN_END
         else:  # PH_TURN_END
-            if st[TURN] >= st[PARAMS + P_MAX_TURNS]:
+            if st[TURN] >= st[rule_at(P_MAX_TURNS)]:
                 _end(st, END_TURN_LIMIT, NO_WINNER)
                 return
             st[PHASE] = PH_TURN
@@ -775,8 +695,7 @@ def advance(st):
 @njit(cache=True)
 def _refill(st, seat, mask):
     """R22: discard the hand cards of ``mask`` (bits over hand positions), then draw as many."""
-    base = HAND + seat * HAND_CAP
-    n = st[HAND_N + seat]
+    n = st[hand_n_at(seat)]
     mask &= (np.int64(1) << n) - 1
     count = 0
     for i in range(n):
@@ -784,25 +703,22 @@ def _refill(st, seat, mask):
             count += 1
     record = st[RECORD]
     row = 0
-    if record:
-        at = event(st, EV_REFILL)
-        st[at + 2] = seat
-        st[at + 3] = count
+    write_refill(st, seat, count)
     k = 0
     j = 0
     for i in range(n):
-        c = st[base + i]
+        c = st[hand_at(seat, i)]
         if (mask >> i) & 1:
             _discard(st, c)
             if record:
                 if k % 6 == 0:
-                    row = event(st, EV_DATA)
-                st[row + 2 + k % 6] = c
+                    row = begin_data(st)
+                st[event_value(row, k % 6)] = c
             k += 1
         else:
-            st[base + j] = c
+            st[hand_at(seat, j)] = c
             j += 1
-    st[HAND_N + seat] = j
+    st[hand_n_at(seat)] = j
     st[REFILL_LEFT] = count
     st[PHASE] = PH_REFILL_DRAW
 
@@ -831,15 +747,15 @@ def apply(st, answer):
         if answer == 0:
             _leave(st, seat)  # then the player acts as without a kept card (PH_TRANSPORT)
         else:
-            _start_ride(st, st[KEPT + seat], True)
+            _start_ride(st, st[kept_at(seat)], True)
     elif kind == TRANSPORT:
-        u = st[PAWN + seat]
+        u = st[pawn_at(seat)]
         if (
             0 <= answer < st[N_CARDS] and card(st, answer, C_DECK) == D_TRANSPORT
             and _in_hand(st, seat, answer) and playable(st, answer, u)
         ):
             _hand_remove(st, seat, answer)
-            st[KEEP_LEFT + seat] = keep_of(st, answer)
+            st[keep_left_at(seat)] = keep_of(st, answer)
             _start_ride(st, answer, False)
         else:
             _no_ride(st)
@@ -860,27 +776,21 @@ def apply(st, answer):
             if _play_karma(st, seat, c, slot):
                 return
             st[OPP] = (seat + 1) % st[N_SEATS]
-            if st[PARAMS + P_GOOD_KARMA_STEP] and seat != active and card(st, c, C_SPEED) > 0:
+            if st[rule_at(P_GOOD_KARMA_STEP)] and seat != active and card(st, c, C_SPEED) > 0:
                 st[STEP_SEAT] = seat  # R14
                 st[PHASE] = PH_STEP
         else:
             st[PASSED] |= np.int64(1) << seat
             st[OPP] = (seat + 1) % st[N_SEATS]
-            if st[RECORD]:
-                at = event(st, EV_PASS)
-                st[at + 2] = seat
+            write_pass(st, seat)
     elif kind == STEP:
         st[PHASE] = PH_ROUND
-        u = st[PAWN + seat]
+        u = st[pawn_at(seat)]
         ok = answer >= 0 and is_step_option(st, u, answer)
         if ok:
-            st[PAWN + seat] = answer
+            st[pawn_at(seat)] = answer
             visit(st, answer)
-            if st[RECORD]:
-                at = event(st, EV_STEP)
-                st[at + 2] = seat
-                st[at + 3] = u
-                st[at + 4] = answer
+            write_step(st, seat, u, answer)
             if answer == st[CONVENTION]:
                 _end(st, END_CONVENTION, seat)
     elif kind == GO_ON:
@@ -899,12 +809,7 @@ def apply(st, answer):
                 # the die names a space this vehicle cannot use (a user's map): the move
                 # ends on the arrow; the roll is still in the trace
                 st[PHASE] = PH_CLEANUP
-                if st[RECORD]:
-                    at = event(st, EV_PATH)
-                    st[at + 2] = u
-                    st[at + 3] = w
-                    st[at + 4] = roll
-                    st[at + 5] = 1
+                write_path(st, u, w, roll, 1)
         else:
             st[PHASE] = PH_CLEANUP
     elif kind == NEXT:
@@ -948,9 +853,9 @@ def candidates(st, out):
         out[1] = 0
         return 2
     if kind == TRANSPORT:
-        u = st[PAWN + seat]
-        for i in range(st[HAND_N + seat]):
-            c = st[HAND + seat * HAND_CAP + i]
+        u = st[pawn_at(seat)]
+        for i in range(st[hand_n_at(seat)]):
+            c = st[hand_at(seat, i)]
             if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u) and n < cap - 1:
                 out[n] = c
                 n += 1
@@ -958,8 +863,8 @@ def candidates(st, out):
         return n + 1
     if kind == OWN_KARMA or kind == KARMA:
         slots = st[N_SLOTS]
-        for i in range(st[HAND_N + seat]):
-            c = st[HAND + seat * HAND_CAP + i]
+        for i in range(st[hand_n_at(seat)]):
+            c = st[hand_at(seat, i)]
             if card(st, c, C_DECK) == D_TRANSPORT:
                 continue
             if effect_of(st, c) == E_ON_TOP:
@@ -991,43 +896,41 @@ def determinize(st, seat):
     cards in front, the row)."""
     n_seats = st[N_SEATS]
     for d in range(4):
-        first = st[DECK_FIRST + d]
-        pile = st[O_DRAW] + first
-        n = st[DRAW_N + d]
+        first = st[deck_first_at(d)]
+        n = st[draw_n_at(d)]
         # pool: the draw pile, then the other hands' cards of this deck, appended
         # behind the pile (the region has room: it holds the whole deck)
         k = n
         for s in range(n_seats):
             if s == seat:
                 continue
-            for i in range(st[HAND_N + s]):
-                c = st[HAND + s * HAND_CAP + i]
+            for i in range(st[hand_n_at(s)]):
+                c = st[hand_at(s, i)]
                 if card(st, c, C_DECK) == d:
-                    st[pile + k] = c
+                    st[draw_pile_at(st, first + k)] = c
                     k += 1
+        pile = draw_pile_at(st, first)
         shuffle(st, pile, pile + k)
         j = n
         for s in range(n_seats):
             if s == seat:
                 continue
-            base = HAND + s * HAND_CAP
-            m = st[HAND_N + s]
+            m = st[hand_n_at(s)]
             for i in range(m):
-                if card(st, st[base + i], C_DECK) == d:
-                    st[base + i] = st[pile + j]
+                if card(st, st[hand_at(s, i)], C_DECK) == d:
+                    st[hand_at(s, i)] = st[draw_pile_at(st, first + j)]
                     j += 1
     for s in range(n_seats):  # hands sorted by id again
         if s == seat:
             continue
-        base = HAND + s * HAND_CAP
-        m = st[HAND_N + s]
+        m = st[hand_n_at(s)]
         for i in range(1, m):
-            x = st[base + i]
+            x = st[hand_at(s, i)]
             j = i
-            while j > 0 and st[base + j - 1] > x:
-                st[base + j] = st[base + j - 1]
+            while j > 0 and st[hand_at(s, j - 1)] > x:
+                st[hand_at(s, j)] = st[hand_at(s, j - 1)]
                 j -= 1
-            st[base + j] = x
+            st[hand_at(s, j)] = x
 
 
 @njit(cache=True)
@@ -1036,11 +939,11 @@ def evaluate(st, seat):
     this seat is ahead of its nearest opponent (togo), within 1..999."""
     if st[WINNER] >= 0:
         return VALUE_SCALE if st[WINNER] == seat else 0
-    own = togo(st, st[PAWN + seat])
+    own = togo(st, st[pawn_at(seat)])
     best = np.int64(1) << np.int64(40)
     for s in range(st[N_SEATS]):
         if s != seat:
-            t = togo(st, st[PAWN + s])
+            t = togo(st, st[pawn_at(s)])
             if t < best:
                 best = t
     return min(VALUE_SCALE - 1, max(1, VALUE_SCALE // 2 + 10 * (best - own)))
@@ -1050,7 +953,7 @@ def evaluate(st, seat):
 def standing(st, seat):
     """Who is ahead, for the game-feel counters: the distance the seat's car
     has left to the finish (togo), negated: the nearest car leads."""
-    return -togo(st, st[PAWN + seat])
+    return -togo(st, st[pawn_at(seat)])
 
 
 KERNEL = compile_kernel(

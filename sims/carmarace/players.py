@@ -23,14 +23,14 @@ from balance.game import Param, PlayerInfo
 from balance.state import MEMORY_SLOTS, N_SEATS, SEAT, draw_below, player_param
 from sims.carmarace.params import P_KARMA_MUST_MATCH, P_PLANE_STAYS_ALOFT
 from sims.carmarace.state import (
+    CARD_SLOT,
+    CONVENTION,
     C_DECK,
     C_MODE,
     C_SPEED,
     C_TRACKS,
-    CARD_SLOT,
-    CONVENTION,
-    D_TRANSPORT,
     DRAW,
+    D_TRANSPORT,
     E_LAND,
     E_NONE,
     E_ON_TOP,
@@ -38,37 +38,26 @@ from sims.carmarace.state import (
     E_REMOVE_NEGATIVE,
     E_REMOVE_POSITIVE,
     GO_ON,
-    HAND,
-    HAND_CAP,
-    HAND_N,
+    KARMA,
     K_AIRPORT,
     K_SKY,
     K_STATION,
     K_TRACK,
-    KARMA,
-    KEPT,
     MODE_PLANE,
     MODE_ROAD,
     MODE_TRAIN,
     MV_ENTERED,
     MV_LEFT,
-    N_SLOTS,
     NEXT,
-    O_NEAR_AIRPORT,
-    O_NEAR_STATION,
-    O_REACH_AIRPORT,
-    O_REACH_STATION,
+    N_SLOTS,
     OWN_KARMA,
-    PARAMS,
-    PAWN,
-    R_TABLE,
     RIDE,
-    SLOT_TOP,
+    R_TABLE,
     STEP,
     SUB_DRAW,
     TRANSPORT,
-    V_LIMIT,
     VEHICLE,
+    V_LIMIT,
     card,
     cls_of,
     deck_drawable,
@@ -76,14 +65,24 @@ from sims.carmarace.state import (
     effective_limit,
     first_drawable,
     gps_of,
+    hand_at,
+    hand_n_at,
     is_step_option,
     karma_legal,
+    kept_at,
     kind_of,
     move_class,
     n_next,
+    near_airport_at,
+    near_station_at,
     next_of,
     node_value,
+    pawn_at,
     playable,
+    reach_airport_at,
+    reach_station_at,
+    rule_at,
+    slot_top_at,
     step_mask,
     table_index,
     table_value,
@@ -108,9 +107,8 @@ def stranded_flags(st, seat, without):
     plane_stays_aloft is off and hand' holds no plane."""
     has_rail = False
     has_plane = False
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if c == without or card(st, c, C_DECK) != D_TRANSPORT:
             continue
         mode = card(st, c, C_MODE)
@@ -119,7 +117,7 @@ def stranded_flags(st, seat, without):
         elif mode == MODE_PLANE:
             has_plane = True
     track = 0 if has_rail else 1
-    sky = 1 if (st[PARAMS + P_PLANE_STAYS_ALOFT] == 0 and not has_plane) else 0
+    sky = 1 if (st[rule_at(P_PLANE_STAYS_ALOFT)] == 0 and not has_plane) else 0
     return track, sky
 
 
@@ -186,7 +184,7 @@ def leader(st, seat):
     best_togo = BIG
     for s in range(st[N_SEATS]):
         if s != seat:
-            t = togo(st, st[PAWN + s])
+            t = togo(st, st[pawn_at(s)])
             if t < best_togo:
                 best_togo = t
                 best = s
@@ -198,13 +196,12 @@ def leader(st, seat):
 def _transport_choice(st, seat):
     """The playable hand card of least V (ties: lower effective limit, lower id),
     played iff its value beats staying put; -1 otherwise."""
-    u = st[PAWN + seat]
+    u = st[pawn_at(seat)]
     best = NO_ANSWER
     best_v = BIG
     best_limit = BIG
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if card(st, c, C_DECK) != D_TRANSPORT or not playable(st, c, u):
             continue
         track, sky = stranded_flags(st, seat, c)
@@ -224,12 +221,11 @@ def _transport_choice(st, seat):
 @njit(cache=True)
 def _ride_choice(st, seat, kept):
     """Ride the kept Taxi/Bus unless a playable hand card does strictly better."""
-    u = st[PAWN + seat]
+    u = st[pawn_at(seat)]
     track, sky = stranded_flags(st, seat, NO_ANSWER)
     mine = start_value(st, kept, u, card(st, kept, C_SPEED), track, sky)
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if card(st, c, C_DECK) != D_TRANSPORT or not playable(st, c, u):
             continue
         track, sky = stranded_flags(st, seat, c)
@@ -243,9 +239,8 @@ def _own_karma_choice(st, seat):
     """The plain card of highest positive speed (ties: lowest id)."""
     best = NO_ANSWER
     best_speed = 0
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if card(st, c, C_DECK) == D_TRANSPORT or effect_of(st, c) != E_NONE:
             continue
         sp = card(st, c, C_SPEED)
@@ -261,11 +256,11 @@ def _gain(st, c, slot):
     e = effect_of(st, c)
     sp = card(st, c, C_SPEED)
     if e == E_ON_TOP:
-        return sp - card(st, st[SLOT_TOP + slot], C_SPEED)
+        return sp - card(st, st[slot_top_at(slot)], C_SPEED)
     if e == E_REMOVE_NEGATIVE or e == E_REMOVE_POSITIVE or e == E_REMOVE_ALL:
         total = 0
         for s in range(st[N_SLOTS]):
-            x = card(st, st[SLOT_TOP + s], C_SPEED)
+            x = card(st, st[slot_top_at(s)], C_SPEED)
             if e == E_REMOVE_ALL or (e == E_REMOVE_NEGATIVE and x < 0) or (e == E_REMOVE_POSITIVE and x > 0):
                 total += x
         return -total
@@ -276,7 +271,7 @@ def _gain(st, c, slot):
 def _karma_matches(st, c):
     if card(st, c, C_DECK) == D_TRANSPORT:
         return False
-    if st[PARAMS + P_KARMA_MUST_MATCH] and card(st, c, C_DECK) != card(st, st[VEHICLE], C_MODE) + 1:
+    if st[rule_at(P_KARMA_MUST_MATCH)] and card(st, c, C_DECK) != card(st, st[VEHICLE], C_MODE) + 1:
         return False
     return True
 
@@ -287,9 +282,8 @@ def _round_own(st, seat):
     best = NO_ANSWER
     best_gain = 0
     n = st[N_SLOTS]
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if not _karma_matches(st, c):
             continue
         e = effect_of(st, c)
@@ -317,15 +311,14 @@ def _round_attack(st, seat, least):
     n = st[N_SLOTS]
     speed = card(st, v, C_SPEED)
     for s in range(n):
-        speed += card(st, st[SLOT_TOP + s], C_SPEED)
+        speed += card(st, st[slot_top_at(s)], C_SPEED)
     plus = max(0, speed)
     if plus == 0:
         return NO_ANSWER
     best = NO_ANSWER
     best_effect = -least
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if not _karma_matches(st, c):
             continue
         e = effect_of(st, c)
@@ -397,11 +390,10 @@ def _step_choice(st, seat, u):
 @njit(cache=True)
 def _usable(st, seat):
     """Hand transports playable from the pawn's space, +1 for a card kept in front."""
-    u = st[PAWN + seat]
-    n = 1 if st[KEPT + seat] >= 0 else 0
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
+    u = st[pawn_at(seat)]
+    n = 1 if st[kept_at(seat)] >= 0 else 0
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
             n += 1
     return n
@@ -410,15 +402,14 @@ def _usable(st, seat):
 @njit(cache=True)
 def _own_mode(st, seat):
     """The kept card's mode, else the fastest playable hand transport's (ties: lowest id), else road."""
-    kept = st[KEPT + seat]
+    kept = st[kept_at(seat)]
     if kept >= 0:
         return card(st, kept, C_MODE)
-    u = st[PAWN + seat]
+    u = st[pawn_at(seat)]
     best = -1
     best_speed = -1
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u) and card(st, c, C_SPEED) > best_speed:
             best = c
             best_speed = card(st, c, C_SPEED)
@@ -428,7 +419,7 @@ def _own_mode(st, seat):
 @njit(cache=True)
 def _target_mode(st, seat):
     """The leader's space: sky or airport -> plane, track or station -> train, else road."""
-    k = kind_of(st, st[PAWN + leader(st, seat)])
+    k = kind_of(st, st[pawn_at(leader(st, seat))])
     if k == K_SKY or k == K_AIRPORT:
         return MODE_PLANE
     if k == K_TRACK or k == K_STATION:
@@ -439,9 +430,8 @@ def _target_mode(st, seat):
 @njit(cache=True)
 def _count_sign(st, seat, deck, sign):
     n = 0
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if card(st, c, C_DECK) == deck and card(st, c, C_SPEED) * sign > 0:
             n += 1
     return n
@@ -470,14 +460,14 @@ def _draw_choice(st, seat, style):
 @njit(cache=True)
 def _dead(st, seat, c, style):
     """R22 for the heuristics: is hand card ``c`` dead?"""
-    u = st[PAWN + seat]
+    u = st[pawn_at(seat)]
     deck = card(st, c, C_DECK)
     if deck == D_TRANSPORT:
         mode = card(st, c, C_MODE)
         if mode == MODE_TRAIN:
-            return cls_of(st, u) != 1 and st[st[O_REACH_STATION] + u] == 0
+            return cls_of(st, u) != 1 and st[reach_station_at(st, u)] == 0
         if mode == MODE_PLANE:
-            return cls_of(st, u) != 2 and st[st[O_REACH_AIRPORT] + u] == 0
+            return cls_of(st, u) != 2 and st[reach_airport_at(st, u)] == 0
         return False
     if style == RACER:
         e = effect_of(st, c)
@@ -485,16 +475,16 @@ def _dead(st, seat, c, style):
             return True
     if deck == 2 or deck == 3:  # train or plane Karma
         mode = deck - 1
-        base = HAND + seat * HAND_CAP
-        for i in range(st[HAND_N + seat]):
-            h = st[base + i]
+        for i in range(st[hand_n_at(seat)]):
+            h = st[hand_at(seat, i)]
             if card(st, h, C_DECK) == D_TRANSPORT and card(st, h, C_MODE) == mode:
                 return False
         cls = 1 if mode == MODE_TRAIN else 2
-        near = O_NEAR_STATION if mode == MODE_TRAIN else O_NEAR_AIRPORT
         for s in range(st[N_SEATS]):
-            p = st[PAWN + s]
-            if cls_of(st, p) == cls or st[st[near] + p]:
+            p = st[pawn_at(s)]
+            if cls_of(st, p) == cls or (
+                st[near_station_at(st, p)] if mode == MODE_TRAIN else st[near_airport_at(st, p)]
+            ):
                 return False
         return True
     return False
@@ -504,24 +494,23 @@ def _dead(st, seat, c, style):
 def _refill_choice(st, seat, style):
     """Discard every dead card; with none dead and no usable transport, the Karma
     card of least |speed| (ties: lowest id), or holding none, the slowest transport."""
-    n = st[HAND_N + seat]
-    base = HAND + seat * HAND_CAP
+    n = st[hand_n_at(seat)]
     mask = np.int64(0)
     for i in range(n):
-        if _dead(st, seat, st[base + i], style):
+        if _dead(st, seat, st[hand_at(seat, i)], style):
             mask |= np.int64(1) << np.int64(i)
     if mask != 0 or _usable(st, seat) > 0:
         return mask
     best = -1
     best_key = BIG
     for i in range(n):
-        c = st[base + i]
+        c = st[hand_at(seat, i)]
         if card(st, c, C_DECK) != D_TRANSPORT and abs(card(st, c, C_SPEED)) < best_key:
             best_key = abs(card(st, c, C_SPEED))
             best = i
     if best < 0:
         for i in range(n):
-            c = st[base + i]
+            c = st[hand_at(seat, i)]
             if card(st, c, C_SPEED) < best_key:
                 best_key = card(st, c, C_SPEED)
                 best = i
@@ -534,8 +523,8 @@ def _refill_choice(st, seat, style):
 def _threat(st, seat):
     """hunter: the active seat is no farther than this seat, or leads its opponents."""
     active = st[SEAT]
-    mine = togo(st, st[PAWN + seat])
-    theirs = togo(st, st[PAWN + active])
+    mine = togo(st, st[pawn_at(seat)])
+    theirs = togo(st, st[pawn_at(active)])
     return theirs <= mine or leader(st, seat) == active
 
 
@@ -546,7 +535,7 @@ def _spared(st, seat):
     spare = player_param(st, seat, K_SPARE_BEHIND)
     if spare <= 0:
         return False
-    return togo(st, st[PAWN + st[SEAT]]) - togo(st, st[PAWN + seat]) >= spare
+    return togo(st, st[pawn_at(st[SEAT])]) - togo(st, st[pawn_at(seat)]) >= spare
 
 
 @njit(cache=True)
@@ -602,7 +591,6 @@ def racer(kind, seat, subject, st):
 def _uniform_karma(st, seat, own):
     """A uniform legal play, or -1 (own karma: a card or none; round: a (card, slot) or pass)."""
     n = st[N_SLOTS]
-    base = HAND + seat * HAND_CAP
     count = 1
     r = np.int64(-1)
     for pick in range(2):
@@ -611,8 +599,8 @@ def _uniform_karma(st, seat, own):
             r = draw_below(st, np.int64(count))
             if r == count - 1:
                 return NO_ANSWER
-        for i in range(st[HAND_N + seat]):
-            c = st[base + i]
+        for i in range(st[hand_n_at(seat)]):
+            c = st[hand_at(seat, i)]
             if not _karma_matches(st, c):
                 continue
             if effect_of(st, c) == E_ON_TOP:
@@ -648,16 +636,15 @@ def random_player(kind, seat, subject, st):
     if kind == RIDE:
         return draw_below(st, np.int64(2))
     if kind == TRANSPORT:
-        u = st[PAWN + seat]
-        base = HAND + seat * HAND_CAP
+        u = st[pawn_at(seat)]
         k = 0
-        for i in range(st[HAND_N + seat]):
-            c = st[base + i]
+        for i in range(st[hand_n_at(seat)]):
+            c = st[hand_at(seat, i)]
             if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
                 k += 1
         r = draw_below(st, np.int64(k + 1))
-        for i in range(st[HAND_N + seat]):
-            c = st[base + i]
+        for i in range(st[hand_n_at(seat)]):
+            c = st[hand_at(seat, i)]
             if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
                 if r == 0:
                     return c
@@ -697,7 +684,7 @@ def random_player(kind, seat, subject, st):
                 r -= 1
         return NO_ANSWER
     mask = np.int64(0)  # REFILL: each card with probability 1/4
-    for i in range(st[HAND_N + seat]):
+    for i in range(st[hand_n_at(seat)]):
         if draw_below(st, np.int64(4)) == 0:
             mask |= np.int64(1) << np.int64(i)
     return mask

@@ -1,46 +1,20 @@
 """Carmarace's state: the shared header (balance.state), then the game's regions.
 
-One flat ``int64`` array per game.  Fixed regions first, then the board-sized
-ones, whose offsets are kept in fixed static slots (``O_*``) because a user's
-map and decks set their sizes::
-
-    static   PARAMS[N_PARAMS]          the rule parameters (params.P_*)
-             N_NODES N_CARDS CONVENTION HAND_LIMIT N_LOT GIFT_AIRPORT GIFT_STATION
-             DECK_FIRST[4] DECK_SIZE[4] the decks' id ranges (transport, road, train, plane)
-             O_*                        offsets of the board-sized regions below
-    dynamic  PHASE SETUP_SEAT           where the rules stand (kernel.PH_*)
-             VEHICLE V_LIMIT V_KEPT     the ride of this turn: card (-1: none), effective
-                                        karma limit, 1 when riding the card kept in front
-             N_SLOTS SLOT_TOP[64]       the vehicle's row: slots, the top card of each
-             ROW_N ROW_CARD[64] ROW_SLOT[64]   every Karma card played this ride, in
-                                        play order, with its slot (a slot's stack
-                                        bottom to top = its cards in play order)
-             REMOVED                    bitmask of removed slots (R15)
-             OPP PASSED STEP_SEAT LANDED   the karma round: next opportunity, seats
-                                        that passed (bitmask), who may step (R14),
-                                        1 after a move-to-closest card (R13)
-             MV_AT MV_LEFT MV_ENTERED   the move: current space, points left, 1 once
-                                        the current space was entered in this move
-             REFILL_LEFT                cards still to draw after the refill discard
-             PAWN[6] SQUARE[6]          each seat's space and start square number
-             KEPT[6] KEEP_LEFT[6]       the card in front of each seat (-1: none) and
-                                        its stays-left counter (R21)
-             HAND_N[6] HAND[6 x 12]     hands, each sorted by card id
-             DRAW_N[4] DISC_N[4]        cards in each deck's draw and discard pile
-    dynamic  (board-sized) DRAW[N_CARDS] DISC[N_CARDS]: deck d's draw pile at
-             DRAW + DECK_FIRST[d] (top = the last card), its discard pile at
-             DISC + DECK_FIRST[d] (in discard order)
-    static   (board-sized) KIND CLS NEXT[n x 8] N_NEXT STOP GPS[n x 6] LAND[n x 4]
-             N_LAND NUMBER TOGO LOT[n_lot] (squares by number) NEAR_STATION
-             NEAR_AIRPORT (road-class with an edge to one) REACH_STATION REACH_AIRPORT
-             (such a space ahead by plain road steps) MASK[6 x 2 x n] CARD[n_cards x 8]
-             VALUES[10 x n x (R_TABLE+1)] CELL[n] (each space's cell of the heatmap grid)
-    dynamic  (board-sized, the shared header's HEAT_AT/HEAT_CELLS) the heatmap: how
-             often a pawn entered a space of each cell of the map's drawing grid
-             (moves, Good-Karma steps, moves to the closest road), summed by the engine
+One flat ``int64`` array per game.  Every region is declared below (``LAYOUT``:
+name, shape, meaning; ``describe(st, LAYOUT)`` prints a state by name) and
+addressed through its compiled helpers (``pawn_at(seat)``, ``card_at(st, c,
+field)``, ...).  Fixed regions first (the rules, sizes, the decks' id ranges),
+then the board-sized ones, *placed* per board because a user's map and decks set
+their sizes (each one static slot holding where it lies; ``encode`` places them),
+then the dynamic ones (what changes during a game).  Deck ``d``'s draw pile is
+``draw_pile`` from ``deck_first[d]`` on (top = the last card), its discard pile
+``discard`` from there (in discard order).  The heatmap is the shared header's
+HEAT_AT/HEAT_CELLS region: how often a pawn entered a space of each cell of the
+map's drawing grid (moves, Good-Karma steps, moves to the closest road), summed
+by the engine.
 
 Movement classes (R17): M_ROAD, M_ROAD_IGNORES, M_TRACKS, M_TRACKS_IGNORES,
-M_TRAIN, M_PLANE.  ``MASK[(m * 2 + entered) * n + u]`` has bit k set when the
+M_TRAIN, M_PLANE.  ``mask[m, entered, u]`` has bit k set when the
 k-th successor of ``u`` is a legal step for class ``m`` (R17), with R18 applied
 when ``entered`` (a Stop entered in this move ends it unless the vehicle
 ignores stops, or uses tracks and steps onto a track).
@@ -60,9 +34,9 @@ Decisions (``ask(st, seat, kind, subject)``) and their answers:
     REFILL     subject the hand size: bitmask of hand positions to discard
                (position i = the i-th card of the hand in id order)
 
-Card table ``CARD + id * 8``: deck, speed, mode, limit, tracks, ignores_stops,
-keep, effect.  Heuristic values (players.py) are exact multiples of 1/6**6:
-``VALUES`` holds them scaled by VSCALE.
+Card table ``cards[id, field]`` (C_*): deck, speed, mode, limit, tracks,
+ignores_stops, keep, effect.  Heuristic values (players.py) are exact multiples of 1/6**6:
+``values`` holds them scaled by VSCALE.
 """
 
 from __future__ import annotations
@@ -73,7 +47,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.state import HEAT_AT, MAX_SEATS, SCORE, Layout
+from balance.state import HEAT_AT, MAX_SEATS, SCORE, Layout, score_at
 from sims.carmarace.board import (
     CLASS_OF_KIND,
     DECKS,
@@ -133,91 +107,122 @@ SUB_DRAW = np.int64(1)
 SUB_REFILL = np.int64(2)
 DRAW_PHASES = ("setup", "draw", "refill")
 
-# Trace rows (kind, turn, six values); a row with a count is followed by
-# ceil(count / 6) EV_DATA rows holding the listed ids.
-EV_DATA = 1
-EV_START = 2  # start node per seat
-EV_DECK = 3  # deck, n  + data: the setup order, top first
-EV_GIFT = 4  # seat, card
-EV_DRAW = 5  # seat, deck, card, phase, hand size after
-EV_SHUFFLE = 6  # deck, n  + data: the new order, top first
-EV_TURN = 7  # seat, at
-EV_LEAVE = 8  # seat, card
-EV_TRANSPORT = 9  # seat, card (-1), kept, limit (-1)
-EV_KARMA = 10  # seat, card, slot
-EV_PASS = 11  # seat
-EV_LAND = 12  # seat, card, from, to, by (-1), roll (0: none)
-EV_STEP = 13  # seat, from, to
-EV_REMOVE = 14  # seat, card, slot, removed mask, n  + data: the removed cards
-EV_MOVE = 15  # seat, card, base, karma, speed, start
-EV_PATH = 16  # from, to, roll (0: no roll), blocked: one row per step of the move (blocked = 1:
-#   a die that named a space the vehicle cannot take; the move ends on the arrow)
-EV_CLEANUP = 17  # seat, kept (-1), n  + data: the discarded cards
-EV_REFILL = 18  # seat, n  + data: the discarded cards
-EV_END = 19  # winner, reason
-
 # --------------------------------------------------------------------------- layout
 LAYOUT = Layout()
-PARAMS = LAYOUT.static(N_PARAMS)
-N_NODES = LAYOUT.static(1)
-N_CARDS = LAYOUT.static(1)
-CONVENTION = LAYOUT.static(1)
-HAND_LIMIT = LAYOUT.static(1)
-N_LOT = LAYOUT.static(1)
-GIFT_AIRPORT = LAYOUT.static(1)
-GIFT_STATION = LAYOUT.static(1)
-DECK_FIRST = LAYOUT.static(4)
-DECK_SIZE = LAYOUT.static(4)
-O_DRAW = LAYOUT.static(1)
-O_DISC = LAYOUT.static(1)
-O_KIND = LAYOUT.static(1)
-O_CLS = LAYOUT.static(1)
-O_NEXT = LAYOUT.static(1)
-O_N_NEXT = LAYOUT.static(1)
-O_STOP = LAYOUT.static(1)
-O_GPS = LAYOUT.static(1)
-O_LAND = LAYOUT.static(1)
-O_N_LAND = LAYOUT.static(1)
-O_NUMBER = LAYOUT.static(1)
-O_TOGO = LAYOUT.static(1)
-O_LOT = LAYOUT.static(1)
-O_NEAR_STATION = LAYOUT.static(1)
-O_NEAR_AIRPORT = LAYOUT.static(1)
-O_REACH_STATION = LAYOUT.static(1)
-O_REACH_AIRPORT = LAYOUT.static(1)
-O_MASK = LAYOUT.static(1)
-O_CARD = LAYOUT.static(1)
-O_VALUES = LAYOUT.static(1)
-O_CELL = LAYOUT.static(1)
+PARAMS = LAYOUT.static("params", (N_PARAMS,), "the rule parameters, params.P_* order")
+N_NODES = LAYOUT.static("n_nodes", (), "spaces of the map")
+N_CARDS = LAYOUT.static("n_cards", (), "cards of the four decks (ids 0..n_cards-1)")
+CONVENTION = LAYOUT.static("convention", (), "the Convention's space (the finish)")
+HAND_LIMIT = LAYOUT.static("hand_limit", (), "the hand limit in play (R4)")
+N_LOT = LAYOUT.static("n_lot", (), "numbered lot squares (start squares)")
+GIFT_AIRPORT = LAYOUT.static("gift_airport", (), "the airport gift card (R3; -1: none)")
+GIFT_STATION = LAYOUT.static("gift_station", (), "the station gift card (R3; -1: none)")
+DECK_FIRST = LAYOUT.static("deck_first", (4,), "each deck's first card id (transport, road, train, plane)")
+DECK_SIZE = LAYOUT.static("deck_size", (4,), "each deck's number of cards")
+# board-sized, placed per board (encode)
+DRAW_PILE = LAYOUT.placed(
+    "draw_pile", ("n_cards",), "the draw piles: deck d's from deck_first[d] on, top = its last card", dynamic=True
+)
+DISCARD = LAYOUT.placed(
+    "discard", ("n_cards",), "the discard piles: deck d's from deck_first[d] on, in discard order", dynamic=True
+)
+KIND = LAYOUT.placed("kind", ("n_nodes",), "each space's kind (board.KINDS)")
+CLS = LAYOUT.placed("cls", ("n_nodes",), "each space's class (road, track, sky)")
+SUCCESSORS = LAYOUT.placed("next", ("n_nodes", MAX_NEXT), "each space's successors, in the map's order")
+N_NEXT = LAYOUT.placed("n_next", ("n_nodes",), "each space's number of successors")
+STOP = LAYOUT.placed("stop", ("n_nodes",), "1 on a Stop space")
+GPS = LAYOUT.placed("gps", ("n_nodes", 6), "an arrow's space for each die face (-1: no arrow)")
+LAND = LAYOUT.placed("land", ("n_nodes", MAX_LAND), "each space's closest road or track spaces (R13)")
+N_LAND = LAYOUT.placed("n_land", ("n_nodes",), "entries of each space's land list")
+NUMBER = LAYOUT.placed("number", ("n_nodes",), "each space's lot square number")
+TOGO = LAYOUT.placed("togo", ("n_nodes",), "spaces still to go from each space without boarding anything")
+LOT = LAYOUT.placed("lot", ("n_lot",), "the lot squares' spaces by number")
+NEAR_STATION = LAYOUT.placed("near_station", ("n_nodes",), "1: a road-class space with an edge to a station")
+NEAR_AIRPORT = LAYOUT.placed("near_airport", ("n_nodes",), "1: a road-class space with an edge to an airport")
+REACH_STATION = LAYOUT.placed(
+    "reach_station", ("n_nodes",), "1: a near_station space lies ahead by plain road steps (the space included)"
+)
+REACH_AIRPORT = LAYOUT.placed(
+    "reach_airport", ("n_nodes",), "1: a near_airport space lies ahead by plain road steps (the space included)"
+)
+MASK = LAYOUT.placed(
+    "mask", (N_CLASSES, 2, "n_nodes"), "legal steps of class m from u, bits over u's successors (R17; R18 when entered)"
+)
+CARDS = LAYOUT.placed("cards", ("n_cards", CARD_W), "the card table: C_* fields of each card")
+VALUES = LAYOUT.placed(
+    "values", (N_TABLES, "n_nodes", R_TABLE + 1), "the heuristics' value tables V(t, u, r), scaled by VSCALE"
+)
+CELL = LAYOUT.placed("cell", ("n_nodes",), "each space's cell of the heatmap grid")
 
-PHASE = LAYOUT.dynamic(1)
-SETUP_SEAT = LAYOUT.dynamic(1)
-VEHICLE = LAYOUT.dynamic(1)
-V_LIMIT = LAYOUT.dynamic(1)
-V_KEPT = LAYOUT.dynamic(1)
-N_SLOTS = LAYOUT.dynamic(1)
-SLOT_TOP = LAYOUT.dynamic(SLOT_CAP)
-ROW_N = LAYOUT.dynamic(1)
-ROW_CARD = LAYOUT.dynamic(ROW_CAP)
-ROW_SLOT = LAYOUT.dynamic(ROW_CAP)
-REMOVED = LAYOUT.dynamic(1)
-OPP = LAYOUT.dynamic(1)
-PASSED = LAYOUT.dynamic(1)
-STEP_SEAT = LAYOUT.dynamic(1)
-LANDED = LAYOUT.dynamic(1)
-MV_AT = LAYOUT.dynamic(1)
-MV_LEFT = LAYOUT.dynamic(1)
-MV_ENTERED = LAYOUT.dynamic(1)
-REFILL_LEFT = LAYOUT.dynamic(1)
-PAWN = LAYOUT.dynamic(MAX_SEATS)
-SQUARE = LAYOUT.dynamic(MAX_SEATS)
-KEPT = LAYOUT.dynamic(MAX_SEATS)
-KEEP_LEFT = LAYOUT.dynamic(MAX_SEATS)
-HAND_N = LAYOUT.dynamic(MAX_SEATS)
-HAND = LAYOUT.dynamic(MAX_SEATS * HAND_CAP)
-DRAW_N = LAYOUT.dynamic(4)
-DISC_N = LAYOUT.dynamic(4)
+PHASE = LAYOUT.dynamic("phase", (), "where the rules stand (kernel.PH_*)")
+SETUP_SEAT = LAYOUT.dynamic("setup_seat", (), "the seat drawing its setup hand")
+VEHICLE = LAYOUT.dynamic("vehicle", (), "the card ridden this turn (-1: none)")
+V_LIMIT = LAYOUT.dynamic("v_limit", (), "the vehicle's effective karma limit")
+V_KEPT = LAYOUT.dynamic("v_kept", (), "1 when riding the card kept in front")
+N_SLOTS = LAYOUT.dynamic("n_slots", (), "slots of the vehicle's row")
+SLOT_TOP = LAYOUT.dynamic("slot_top", (SLOT_CAP,), "the top card of each slot")
+ROW_N = LAYOUT.dynamic("row_n", (), "Karma cards played this ride")
+ROW_CARD = LAYOUT.dynamic("row_card", (ROW_CAP,), "every Karma card played this ride, in play order")
+ROW_SLOT = LAYOUT.dynamic(
+    "row_slot", (ROW_CAP,), "the slot of each (a slot's stack bottom to top = its cards in play order)"
+)
+REMOVED = LAYOUT.dynamic("removed", (), "bitmask of removed slots (R15)")
+OPP = LAYOUT.dynamic("opp", (), "the karma round's next opportunity (a seat)")
+PASSED = LAYOUT.dynamic("passed", (), "seats that passed in the karma round (bitmask)")
+STEP_SEAT = LAYOUT.dynamic("step_seat", (), "the seat that may step (R14)")
+LANDED = LAYOUT.dynamic("landed", (), "1 after a move-to-closest card (R13)")
+MV_AT = LAYOUT.dynamic("mv_at", (), "the move's current space")
+MV_LEFT = LAYOUT.dynamic("mv_left", (), "the move's points left")
+MV_ENTERED = LAYOUT.dynamic("mv_entered", (), "1 once the current space was entered in this move")
+REFILL_LEFT = LAYOUT.dynamic("refill_left", (), "cards still to draw after the refill discard")
+PAWN = LAYOUT.dynamic("pawn", (MAX_SEATS,), "each seat's space")
+SQUARE = LAYOUT.dynamic("square", (MAX_SEATS,), "each seat's start square number")
+KEPT = LAYOUT.dynamic("kept", (MAX_SEATS,), "the card in front of each seat (-1: none)")
+KEEP_LEFT = LAYOUT.dynamic("keep_left", (MAX_SEATS,), "its stays-left counter (R21)")
+HAND_N = LAYOUT.dynamic("hand_n", (MAX_SEATS,), "cards in each hand")
+HAND = LAYOUT.dynamic("hand", (MAX_SEATS, HAND_CAP), "the hands, each sorted by card id")
+DRAW_N = LAYOUT.dynamic("draw_n", (4,), "cards in each deck's draw pile")
+DISC_N = LAYOUT.dynamic("disc_n", (4,), "cards in each deck's discard pile")
 TOGO_SCORE = SCORE  # the outcome's per-seat score: togo at the end
+O_DRAW = DRAW_PILE  # older names: the slot holding where the draw piles lie
+O_DISC = DISCARD
+
+# The regions' compiled helpers (st[pawn_at(seat)]; a placed region's take st first)
+rule_at = PARAMS.index  # st[rule_at(P_X)]: a rule parameter
+deck_first_at = DECK_FIRST.index
+deck_size_at = DECK_SIZE.index
+draw_pile_at = DRAW_PILE.index  # st[draw_pile_at(st, deck_first + i)]
+discard_at = DISCARD.index
+kind_at = KIND.index
+cls_at = CLS.index
+next_at = SUCCESSORS.index  # st[next_at(st, u, k)]: the k-th successor of u
+n_next_at = N_NEXT.index
+gps_at = GPS.index
+land_at = LAND.index
+n_land_at = N_LAND.index
+number_at = NUMBER.index
+togo_at = TOGO.index
+lot_at = LOT.index
+near_station_at = NEAR_STATION.index
+near_airport_at = NEAR_AIRPORT.index
+reach_station_at = REACH_STATION.index
+reach_airport_at = REACH_AIRPORT.index
+mask_at = MASK.index  # st[mask_at(st, m, entered, u)]
+card_at = CARDS.index  # st[card_at(st, c, C_X)]
+values_at = VALUES.index  # st[values_at(st, t, u, r)]
+cell_at = CELL.index
+slot_top_at = SLOT_TOP.index
+row_card_at = ROW_CARD.index
+row_slot_at = ROW_SLOT.index
+pawn_at = PAWN.index
+square_at = SQUARE.index
+kept_at = KEPT.index
+keep_left_at = KEEP_LEFT.index
+hand_n_at = HAND_N.index
+hand_at = HAND.index  # st[hand_at(seat, i)]: the i-th card of the seat's hand
+draw_n_at = DRAW_N.index
+disc_n_at = DISC_N.index
+togo_score_at = score_at  # st[togo_score_at(seat)]
 
 
 def hand_limit_for(params: Mapping[str, Any], n_seats: int) -> int:
@@ -323,23 +328,23 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
     n = board.n_nodes
     n_cards = len(board.decks.cards)
     lay = LAYOUT.copy()
-    draw = lay.dynamic(n_cards)
-    disc = lay.dynamic(n_cards)
+    lay.place(DRAW_PILE, n_cards)
+    lay.place(DISCARD, n_cards)
     (rows, cols), _ = heat_grid(board)
     lay.heat(rows * cols)  # how often pawns enter each cell of the map's grid (the report's heatmap)
-    regions = {
-        O_KIND: ("kind", n), O_CLS: ("cls", n), O_NEXT: ("next", n * MAX_NEXT), O_N_NEXT: ("n_next", n),
-        O_STOP: ("stop", n), O_GPS: ("gps", n * 6), O_LAND: ("land", n * MAX_LAND), O_N_LAND: ("n_land", n),
-        O_NUMBER: ("number", n), O_TOGO: ("togo", n), O_LOT: ("lot", len(t["lot"])),
-        O_NEAR_STATION: ("near_station", n), O_NEAR_AIRPORT: ("near_airport", n),
-        O_REACH_STATION: ("reach_station", n), O_REACH_AIRPORT: ("reach_airport", n),
-        O_MASK: ("mask", N_CLASSES * 2 * n), O_CARD: ("cards", n_cards * CARD_W), O_CELL: ("cell", n),
+    tables = {
+        KIND: ("kind", n), CLS: ("cls", n), SUCCESSORS: ("next", n * MAX_NEXT), N_NEXT: ("n_next", n),
+        STOP: ("stop", n), GPS: ("gps", n * 6), LAND: ("land", n * MAX_LAND), N_LAND: ("n_land", n),
+        NUMBER: ("number", n), TOGO: ("togo", n), LOT: ("lot", len(t["lot"])),
+        NEAR_STATION: ("near_station", n), NEAR_AIRPORT: ("near_airport", n),
+        REACH_STATION: ("reach_station", n), REACH_AIRPORT: ("reach_airport", n),
+        MASK: ("mask", N_CLASSES * 2 * n), CARDS: ("cards", n_cards * CARD_W), CELL: ("cell", n),
     }
-    offsets = {slot: lay.static(size) for slot, (_, size) in regions.items()}
-    values = lay.static(N_TABLES * n * (R_TABLE + 1))
+    for region, (_, size) in tables.items():
+        lay.place(region, size)
+    lay.place(VALUES, N_TABLES * n * (R_TABLE + 1))
     image = lay.image()
-    for i, p in enumerate(PARAM_DECLS):
-        image[PARAMS + i] = p.encode(params[p.name])
+    PARAMS.put(image, [p.encode(params[p.name]) for p in PARAM_DECLS])
     image[N_NODES] = n
     image[N_CARDS] = n_cards
     image[CONVENTION] = board.convention
@@ -348,18 +353,11 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
     gifts = board.decks.gifts
     image[GIFT_AIRPORT] = -1 if gifts["airport"] is None else gifts["airport"]
     image[GIFT_STATION] = -1 if gifts["station"] is None else gifts["station"]
-    first = 0
-    for d, deck in enumerate(DECKS):
-        size = len(board.decks.ids(deck))
-        image[DECK_FIRST + d] = first
-        image[DECK_SIZE + d] = size
-        first += size
-    image[O_DRAW] = draw
-    image[O_DISC] = disc
-    for slot, (name, size) in regions.items():
-        image[slot] = offsets[slot]
-        image[offsets[slot] : offsets[slot] + size] = np.asarray(t[name], np.int64).reshape(-1)
-    image[O_VALUES] = values
+    sizes = [len(board.decks.ids(deck)) for deck in DECKS]
+    DECK_FIRST.put(image, np.cumsum([0, *sizes[:-1]]))
+    DECK_SIZE.put(image, sizes)
+    for region, (name, _) in tables.items():
+        region.put(image, t[name])
     build_values(image)
     return image
 
@@ -368,62 +366,63 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
 @njit(cache=True)
 def togo(st, node):
     """Spaces still to go from ``node`` without boarding anything (b.1)."""
-    return st[st[O_TOGO] + node]
+    return st[togo_at(st, node)]
 
 
 @njit(cache=True)
 def visit(st, node):
     """A pawn entered ``node``: one more in its heatmap cell."""
-    st[st[HEAT_AT] + st[st[O_CELL] + node]] += 1
+    at = st[HEAT_AT] + st[cell_at(st, node)]  # the header's heatmap: no region helper of its own
+    st[at] += 1
 
 
 @njit(cache=True)
 def kind_of(st, node):
-    return st[st[O_KIND] + node]
+    return st[kind_at(st, node)]
 
 
 @njit(cache=True)
 def cls_of(st, node):
-    return st[st[O_CLS] + node]
+    return st[cls_at(st, node)]
 
 
 @njit(cache=True)
 def n_next(st, node):
-    return st[st[O_N_NEXT] + node]
+    return st[n_next_at(st, node)]
 
 
 @njit(cache=True)
 def next_of(st, node, k):
-    return st[st[O_NEXT] + node * MAX_NEXT + k]
+    return st[next_at(st, node, k)]
 
 
 @njit(cache=True)
 def gps_of(st, node, face):
     """The arrow's space for die face ``face`` + 1, or -1 when ``node`` is no arrow."""
-    return st[st[O_GPS] + node * 6 + face]
+    return st[gps_at(st, node, face)]
 
 
 @njit(cache=True)
 def card(st, c, field):
-    return st[st[O_CARD] + c * CARD_W + field]
+    return st[card_at(st, c, field)]
 
 
 @njit(cache=True)
 def young(st):
-    return st[PARAMS + P_YOUNG_PLAYERS] != 0
+    return st[rule_at(P_YOUNG_PLAYERS)] != 0
 
 
 @njit(cache=True)
 def effect_of(st, c):
     """A Karma card's effect as played (R24: none for young players)."""
-    if st[PARAMS + P_YOUNG_PLAYERS]:
+    if st[rule_at(P_YOUNG_PLAYERS)]:
         return E_NONE
-    return st[st[O_CARD] + c * CARD_W + C_EFFECT]
+    return st[card_at(st, c, C_EFFECT)]
 
 
 @njit(cache=True)
 def is_transport(st, c):
-    return st[st[O_CARD] + c * CARD_W + C_DECK] == D_TRANSPORT
+    return st[card_at(st, c, C_DECK)] == D_TRANSPORT
 
 
 @njit(cache=True)
@@ -434,7 +433,7 @@ def move_class(st, c):
         return M_TRAIN
     if mode == MODE_PLANE:
         return M_PLANE
-    if st[PARAMS + P_YOUNG_PLAYERS]:
+    if st[rule_at(P_YOUNG_PLAYERS)]:
         return M_ROAD
     return card(st, c, C_TRACKS) * 2 + card(st, c, C_IGNORES)
 
@@ -442,7 +441,7 @@ def move_class(st, c):
 @njit(cache=True)
 def step_mask(st, m, node, entered):
     """Bits over ``node``'s next list: the legal steps of class ``m`` (R17, R18)."""
-    return st[st[O_MASK] + (m * 2 + entered) * st[N_NODES] + node]
+    return st[mask_at(st, m, entered, node)]
 
 
 @njit(cache=True)
@@ -454,31 +453,31 @@ def playable(st, c, node):
 @njit(cache=True)
 def effective_limit(st, c):
     """max(0, printed limit + karma_limit_delta) (R11)."""
-    return max(0, card(st, c, C_LIMIT) + st[PARAMS + P_KARMA_LIMIT_DELTA])
+    return max(0, card(st, c, C_LIMIT) + st[rule_at(P_KARMA_LIMIT_DELTA)])
 
 
 @njit(cache=True)
 def keep_of(st, c):
-    if st[PARAMS + P_YOUNG_PLAYERS] or card(st, c, C_MODE) != MODE_ROAD:
+    if st[rule_at(P_YOUNG_PLAYERS)] or card(st, c, C_MODE) != MODE_ROAD:
         return 0
     return card(st, c, C_KEEP)
 
 
 @njit(cache=True)
 def hand_card(st, seat, i):
-    return st[HAND + seat * HAND_CAP + i]
+    return st[hand_at(seat, i)]
 
 
 @njit(cache=True)
 def deck_drawable(st, d):
     """R7: a deck is drawable when its draw pile or its discard pile holds a card."""
-    return st[DRAW_N + d] > 0 or st[DISC_N + d] > 0
+    return st[draw_n_at(d)] > 0 or st[disc_n_at(d)] > 0
 
 
 @njit(cache=True)
 def any_drawable(st):
     for d in range(4):
-        if st[DRAW_N + d] > 0 or st[DISC_N + d] > 0:
+        if st[draw_n_at(d)] > 0 or st[disc_n_at(d)] > 0:
             return True
     return False
 
@@ -487,7 +486,7 @@ def any_drawable(st):
 def first_drawable(st):
     """The fallback deck: the first drawable of transport, road, train, plane (-1: none)."""
     for d in range(4):
-        if st[DRAW_N + d] > 0 or st[DISC_N + d] > 0:
+        if st[draw_n_at(d)] > 0 or st[disc_n_at(d)] > 0:
             return d
     return -1
 
@@ -498,7 +497,7 @@ def karma_legal(st, c, slot):
     v = st[VEHICLE]
     if v < 0 or card(st, c, C_DECK) == D_TRANSPORT:
         return False
-    if st[PARAMS + P_KARMA_MUST_MATCH] and card(st, c, C_DECK) != card(st, v, C_MODE) + 1:
+    if st[rule_at(P_KARMA_MUST_MATCH)] and card(st, c, C_DECK) != card(st, v, C_MODE) + 1:
         return False
     n = st[N_SLOTS]
     if effect_of(st, c) == E_ON_TOP:
@@ -511,11 +510,11 @@ def has_legal_karma(st, seat):
     v = st[VEHICLE]
     n = st[N_SLOTS]
     room = n < st[V_LIMIT]
-    for i in range(st[HAND_N + seat]):
-        c = st[HAND + seat * HAND_CAP + i]
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
         if card(st, c, C_DECK) == D_TRANSPORT:
             continue
-        if st[PARAMS + P_KARMA_MUST_MATCH] and card(st, c, C_DECK) != card(st, v, C_MODE) + 1:
+        if st[rule_at(P_KARMA_MUST_MATCH)] and card(st, c, C_DECK) != card(st, v, C_MODE) + 1:
             continue
         if effect_of(st, c) == E_ON_TOP:
             if n > 0:
@@ -586,8 +585,8 @@ def table_flags(t):
 @njit(cache=True)
 def node_value(st, u, track_stranded, sky_stranded):
     """value(u) scaled by VSCALE: togo, +10 on a stranded track or sky space."""
-    v = st[st[O_TOGO] + u]
-    k = st[st[O_KIND] + u]
+    v = st[togo_at(st, u)]
+    k = st[kind_at(st, u)]
     if (k == K_TRACK and track_stranded) or (k == K_SKY and sky_stranded):
         v += STRANDED
     return v * VSCALE
@@ -596,7 +595,7 @@ def node_value(st, u, track_stranded, sky_stranded):
 @njit(cache=True)
 def table_value(st, t, u, r):
     """V(c, u, r, entered=true) of value table ``t`` (r <= R_TABLE)."""
-    return st[st[O_VALUES] + (t * st[N_NODES] + u) * (R_TABLE + 1) + r]
+    return st[values_at(st, t, u, r)]
 
 
 @njit(cache=True)
@@ -606,12 +605,11 @@ def build_values(st):
     steps, at an arrow the mean over the die's faces (an illegal face stops on
     the arrow)."""
     n = st[N_NODES]
-    base = st[O_VALUES]
     conv = st[CONVENTION]
     for t in range(N_TABLES):
         m, ts, ss = table_flags(t)
         for u in range(n):
-            st[base + (t * n + u) * (R_TABLE + 1)] = node_value(st, u, ts, ss)
+            st[values_at(st, t, u, 0)] = node_value(st, u, ts, ss)
         for r in range(1, R_TABLE + 1):
             for u in range(n):
                 own = node_value(st, u, ts, ss)
@@ -626,19 +624,19 @@ def build_values(st):
                             for k in range(n_next(st, u)):
                                 if next_of(st, u, k) == w and (mask >> k) & 1:
                                     ok = True
-                            total += st[base + (t * n + w) * (R_TABLE + 1) + r - 1] if ok else own
+                            total += st[values_at(st, t, w, r - 1)] if ok else own
                         go = total // 6
                     else:
                         go = np.int64(1) << np.int64(60)
                         for k in range(n_next(st, u)):
                             if (mask >> k) & 1:
                                 w = next_of(st, u, k)
-                                x = st[base + (t * n + w) * (R_TABLE + 1) + r - 1]
+                                x = st[values_at(st, t, w, r - 1)]
                                 if x < go:
                                     go = x
                     if go < best:
                         best = go
-                st[base + (t * n + u) * (R_TABLE + 1) + r] = best
+                st[values_at(st, t, u, r)] = best
 
 
 assert MAX_SEATS == 6

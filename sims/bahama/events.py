@@ -36,24 +36,25 @@ MOVE = EVENTS.declare(
     "move",
     ["seat", "from", "to"],
     "the mover's taxi drove to an adjacent field, or stayed (from = to)",
-    meanings={"from": "the field it stood on", "to": "the field it stands on now"},
+    meanings={"seat": "the mover", "from": "the field it stood on", "to": "the field it stands on now"},
 )
 DROP = EVENTS.declare(
     "drop",
     ["seat", "field", "citizens:list", "fare"],
     "a passenger bound for the field the taxi stopped on got off and paid",
-    meanings={"field": "where", "citizens": "the passenger", "fare": "the fare collected"},
+    meanings={"seat": "the mover", "field": "where", "citizens": "the passenger", "fare": "the fare collected"},
 )
 PICKUP = EVENTS.declare(
     "pickup",
     ["seat", "field", "citizens:list"],
     "the taxi took the citizen waiting on its field",
-    meanings={"field": "where", "citizens": "the citizen taken"},
+    meanings={"seat": "the mover", "field": "where", "citizens": "the citizen taken"},
 )
 
 
 def _decode_end(ctx: TraceContext, turn: int, values: list[int], rows: Any) -> dict[str, Any]:
-    # The fields as declared, in the order issue 5's event dict has always had.
+    # The declared fields read as usual; own decoder only to keep the keys in the
+    # order the end event has always had (reason, income, winner).
     return {
         "type": "end",
         "turn": turn,
@@ -68,13 +69,17 @@ END = EVENTS.declare(
     ["reason:reason", "winner", "income:seats"],
     "the game is over",
     decode=_decode_end,
-    meanings={"winner": "the winning seat (-1: none)", "income": "the fares each seat collected"},
+    meanings={
+        "reason": "why it ended (an end reason)",
+        "winner": "the winning seat (-1: none, a tie or the turn cap)",
+        "income": "the fares each seat collected",
+    },
 )
 DECLINE = EVENTS.declare(
     "decline",
     ["seat", "field", "citizens:list"],
     "pickup = optional: the mover left the citizen on its field waiting",
-    meanings={"field": "where", "citizens": "the citizen left waiting"},
+    meanings={"seat": "the mover", "field": "where", "citizens": "the citizen left waiting"},
 )
 
 # The kernel's row writers (no-ops unless the game is traced).

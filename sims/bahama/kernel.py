@@ -34,9 +34,12 @@ alwaysinline), as is the default heuristic (players.py); a call passes the
 state as seven words and, with reference counting on, makes two more calls,
 which made a game 20% slower than the same rules inlined.  Nothing here
 allocates, so every function is compiled without reference counting
-(``_nrt=False``).  The rare steps (setup, a citizen drawn, the end, a trace
-row) stay calls (``forceinline=False``: numba's callees would otherwise inherit
-the flag) to keep the inlined loops small.
+(``_nrt=False``).  The rare steps (setup, a citizen drawn, the end) stay calls
+(``forceinline=False``: numba's callees would otherwise inherit the flag) to
+keep the inlined loops small.  A trace row is written by its event's writer
+(events.py): an untraced game pays one test of ``st[RECORD]`` a row.  The
+state is addressed through its regions' helpers (state.py), never by offset
+arithmetic.
 """
 
 from __future__ import annotations

@@ -34,9 +34,12 @@ alwaysinline), as is the default heuristic (players.py); a call passes the
 state as seven words and, with reference counting on, makes two more calls,
 which made a game 20% slower than the same rules inlined.  Nothing here
 allocates, so every function is compiled without reference counting
-(``_nrt=False``).  The rare steps (setup, a citizen drawn, the end, a trace
-row) stay calls (``forceinline=False``: numba's callees would otherwise inherit
-the flag) to keep the inlined loops small.
+(``_nrt=False``).  The rare steps (setup, a citizen drawn, the end) stay calls
+(``forceinline=False``: numba's callees would otherwise inherit the flag) to
+keep the inlined loops small.  A trace row is written by its event's writer
+(events.py): an untraced game pays one test of ``st[RECORD]`` a row.  The
+state is addressed through its regions' helpers (state.py), never by offset
+arithmetic.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ from balance.state import (
     WINNER,
     ask,
     end_game,
-    event,
+    event_value,
     lend_params,
     return_params,
     shuffle,
@@ -72,30 +75,24 @@ from sims.bahama.params import (
     P_THREE_PLAYER_DISCARD,
     PICKUP_OPTIONAL,
 )
+from sims.bahama.events import (
+    begin_end,
+    write_citizen,
+    write_decline,
+    write_drop,
+    write_move,
+    write_pickup,
+    write_turn,
+)
 from sims.bahama.state import (
-    ABOARD,
     DECK,
-    DEST,
-    DIST,
-    EV_CITIZEN,
-    EV_DECLINE,
-    EV_DROP,
-    EV_END,
-    EV_MOVE,
-    EV_PICKUP,
-    EV_TURN,
-    FARE,
-    INCOME,
+    DECK_END,
     KIND_MOVE,
     KIND_PICKUP,
-    MAX_CAPACITY,
     MAX_TAXIS,
-    N_ABOARD,
     N_CITIZENS,
     N_FIELDS,
     N_WAITING,
-    ORIGIN,
-    PARAMS,
     PHASE,
     PHASE_MOVE,
     PHASE_PICKUP,
@@ -104,14 +101,23 @@ from sims.bahama.state import (
     PICKUP_DECLINE,
     PICKUP_TAKE,
     PILE,
-    TAXI,
-    TAXI_AT,
-    WAITING,
-    WAITING_AT,
+    aboard_slot,
+    deck_slot,
+    dest_slot,
+    dist_slot,
     fallback_move,
+    fare_slot,
+    income_slot,
     is_legal_move,
     may_take,
+    n_aboard_slot,
+    origin_slot,
     pile_can_supply,
+    rule_slot,
+    taxi_at_slot,
+    taxi_slot,
+    waiting_at_slot,
+    waiting_slot,
 )
 
 # End reasons, in the order of SPEC.end_reasons.
@@ -120,41 +126,24 @@ END_TURN_LIMIT = np.int64(1)
 NO_WINNER = np.int64(-1)
 
 
-@njit(cache=True, _nrt=False, forceinline=False)
-def _write(st, kind, seat, a, b, c):
-    at = event(st, kind)
-    st[at + 2] = seat
-    st[at + 3] = a
-    st[at + 4] = b
-    st[at + 5] = c
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def _record(st, kind, seat, a, b, c):
-    """A trace row while recording (the row is written by a call: a traced
-    game is rare, the inlined turn stays small)."""
-    if st[RECORD]:
-        _write(st, kind, seat, a, b, c)
-
-
 # ------------------------------------------------------------------------------------ setup
 @njit(cache=True, _nrt=False, forceinline=False)
 def _draw_citizen(st):
     """Two cards from the pile: the origin (bottom card), then the destination (top)."""
     pile = st[PILE]
     k = st[N_CITIZENS]
-    o = st[DECK + pile]
-    d = st[DECK + pile + 1]
+    o = st[deck_slot(pile)]
+    d = st[deck_slot(pile + 1)]
     st[PILE] = pile + 2
-    st[ORIGIN + k] = o
-    st[DEST + k] = d
-    st[FARE + k] = st[DIST + o * N_FIELDS + d]
-    st[WAITING_AT + o] = k
+    st[origin_slot(k)] = o
+    st[dest_slot(k)] = d
+    st[fare_slot(k)] = st[dist_slot(o, d)]
+    st[waiting_at_slot(o)] = k
     n = st[N_WAITING]
-    st[WAITING + n] = k
+    st[waiting_slot(n)] = k
     st[N_WAITING] = n + 1
     st[N_CITIZENS] = k + 1
-    _record(st, EV_CITIZEN, -1, k, o, d)
+    write_citizen(st, -1, k, o, d)
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
@@ -162,22 +151,22 @@ def setup(st):
     """Shuffle the deck, place the taxis on the start cards, draw the citizens."""
     n_seats = st[N_SEATS]
     for f in range(N_FIELDS):
-        st[DECK + f] = f
-        st[TAXI_AT + f] = -1
-        st[WAITING_AT + f] = -1
-    shuffle(st, DECK, DECK + N_FIELDS)
+        st[deck_slot(f)] = f
+        st[taxi_at_slot(f)] = -1
+        st[waiting_at_slot(f)] = -1
+    shuffle(st, DECK, DECK_END)
     for s in range(MAX_TAXIS):
-        st[TAXI + s] = -1
+        st[taxi_slot(s)] = -1
     # Start cards go to the discard pile: no citizen can ever use those fields.
     for s in range(n_seats):
-        f = st[DECK + s]
-        st[TAXI + s] = f
-        st[TAXI_AT + f] = s
+        f = st[deck_slot(s)]
+        st[taxi_slot(s)] = f
+        st[taxi_at_slot(f)] = s
     pile = n_seats
-    if n_seats == 3 and st[PARAMS + P_THREE_PLAYER_DISCARD] != 0:
+    if n_seats == 3 and st[rule_slot(P_THREE_PLAYER_DISCARD)] != 0:
         pile += 1
     st[PILE] = pile
-    for _ in range(st[PARAMS + P_CITIZENS_WAITING]):
+    for _ in range(st[rule_slot(P_CITIZENS_WAITING)]):
         if pile_can_supply(st):
             _draw_citizen(st)
 
@@ -190,18 +179,18 @@ def _end(st, reason):
     if reason == END_NO_WAITING:
         best = -1
         for s in range(st[N_SEATS]):
-            if st[INCOME + s] > best:
-                best = st[INCOME + s]
+            if st[income_slot(s)] > best:
+                best = st[income_slot(s)]
                 winner = s
-            elif st[INCOME + s] == best:
+            elif st[income_slot(s)] == best:
                 winner = NO_WINNER
     end_game(st, reason, winner)
     if st[RECORD]:
-        at = event(st, EV_END)
-        st[at + 2] = reason
-        st[at + 3] = winner
-        for s in range(st[N_SEATS]):
-            st[at + 4 + s] = st[INCOME + s]
+        at = begin_end(st)
+        st[event_value(at, 0)] = reason
+        st[event_value(at, 1)] = winner
+        for s in range(st[N_SEATS]):  # income of each seat
+            st[event_value(at, 2 + s)] = st[income_slot(s)]
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
@@ -218,9 +207,9 @@ def advance(st):
     if seat >= st[N_SEATS]:
         seat = 0
     st[SEAT] = seat
-    _record(st, EV_TURN, seat, 0, 0, 0)
+    write_turn(st, seat)
     st[PHASE] = PHASE_MOVE
-    ask(st, seat, KIND_MOVE, st[TAXI + seat])
+    ask(st, seat, KIND_MOVE, st[taxi_slot(seat)])
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
@@ -228,18 +217,18 @@ def _take(st, seat, c):
     """``seat``'s taxi takes citizen ``c`` (waiting on its field), a replacement is
     drawn while the pile holds two cards; True when that left nobody waiting
     (the game has ended)."""
-    st[WAITING_AT + st[ORIGIN + c]] = -1
+    st[waiting_at_slot(st[origin_slot(c)])] = -1
     w = st[N_WAITING]
     k = 0
-    while st[WAITING + k] != c:
+    while st[waiting_slot(k)] != c:
         k += 1
     for j in range(k, w - 1):  # keep draw order
-        st[WAITING + j] = st[WAITING + j + 1]
+        st[waiting_slot(j)] = st[waiting_slot(j + 1)]
     st[N_WAITING] = w - 1
-    n = st[N_ABOARD + seat]
-    st[ABOARD + seat * MAX_CAPACITY + n] = c
-    st[N_ABOARD + seat] = n + 1
-    _record(st, EV_PICKUP, seat, st[TAXI + seat], c, 0)
+    n = st[n_aboard_slot(seat)]
+    st[aboard_slot(seat, n)] = c
+    st[n_aboard_slot(seat)] = n + 1
+    write_pickup(st, seat, st[taxi_slot(seat)], c)
     if pile_can_supply(st):
         _draw_citizen(st)
     if st[N_WAITING] == 0:
@@ -251,7 +240,7 @@ def _take(st, seat, c):
 @njit(cache=True, _nrt=False, forceinline=True)
 def _turn_over(st):
     """The mover's turn is over: end the game at the turn cap."""
-    if st[TURN] >= st[PARAMS + P_MAX_TURNS]:
+    if st[TURN] >= st[rule_slot(P_MAX_TURNS)]:
         _end(st, END_TURN_LIMIT)
 
 
@@ -269,44 +258,43 @@ def apply(st, answer):
         st[PHASE] = PHASE_TURN
         c = st[SUBJECT]
         if answer == PICKUP_DECLINE:
-            _record(st, EV_DECLINE, seat, st[TAXI + seat], c, 0)
+            write_decline(st, seat, st[taxi_slot(seat)], c)
         elif _take(st, seat, c):
             return
         _turn_over(st)
         return
     st[PHASE] = PHASE_TURN
-    here = st[TAXI + seat]
+    here = st[taxi_slot(seat)]
     to = answer
     if not is_legal_move(st, seat, to):
         to = fallback_move(st, seat)
-    st[TAXI_AT + here] = -1
-    st[TAXI_AT + to] = seat
-    st[TAXI + seat] = to
-    _record(st, EV_MOVE, seat, here, to, 0)
+    st[taxi_at_slot(here)] = -1
+    st[taxi_at_slot(to)] = seat
+    st[taxi_slot(seat)] = to
+    write_move(st, seat, here, to)
 
     # Drop every passenger bound for this field.  Each card is drawn once, so at most
     # one passenger can be bound for a field, and a field is never both a destination
     # and an origin: drop and pick-up cannot interact (issue 5).
-    row = ABOARD + seat * MAX_CAPACITY
-    n = st[N_ABOARD + seat]
+    n = st[n_aboard_slot(seat)]
     i = 0
     while i < n:
-        c = st[row + i]
-        if st[DEST + c] == to:
-            pays = st[FARE + c]
-            st[INCOME + seat] += pays
+        c = st[aboard_slot(seat, i)]
+        if st[dest_slot(c)] == to:
+            pays = st[fare_slot(c)]
+            st[income_slot(seat)] += pays
             for j in range(i, n - 1):  # keep pick-up order
-                st[row + j] = st[row + j + 1]
+                st[aboard_slot(seat, j)] = st[aboard_slot(seat, j + 1)]
             n -= 1
-            _record(st, EV_DROP, seat, to, c, pays)
+            write_drop(st, seat, to, c, pays)
         else:
             i += 1
-    st[N_ABOARD + seat] = n
+    st[n_aboard_slot(seat)] = n
 
     # The citizen waiting here (at most one: each field's card is drawn once).
-    c = st[WAITING_AT + to]
+    c = st[waiting_at_slot(to)]
     if c >= 0 and may_take(st, seat):
-        if st[PARAMS + P_PICKUP] == PICKUP_OPTIONAL:
+        if st[rule_slot(P_PICKUP)] == PICKUP_OPTIONAL:
             st[PHASE] = PHASE_PICKUP  # the turn goes on with the mover's answer
             ask(st, seat, KIND_PICKUP, c)
             return
@@ -341,7 +329,7 @@ def candidates(st, out):
         out[1] = PICKUP_DECLINE
         return 2
     seat = st[SEAT]
-    here = st[TAXI + seat]
+    here = st[taxi_slot(seat)]
     n = 0
     for k in PLANS:
         lent = lend_params(st, seat, k)  # each plan with its own player's parameters
@@ -363,7 +351,7 @@ def determinize(st, seat):
     reshuffle them in the search's copy from the copy's own stream.  Everything
     else (taxis, citizens and where they go, passengers, incomes) lies open."""
     if st[PHASE] != PHASE_SETUP:
-        shuffle(st, DECK + st[PILE], DECK + N_FIELDS)
+        shuffle(st, deck_slot(st[PILE]), DECK_END)
 
 
 @njit(cache=True, _nrt=False)
@@ -377,11 +365,11 @@ def evaluate(st, seat):
     winner = st[WINNER]
     if winner >= 0:
         return VALUE_SCALE if winner == seat else 0
-    mine = st[INCOME + seat]
+    mine = st[income_slot(seat)]
     other = 0
     for s in range(st[N_SEATS]):
-        if s != seat and st[INCOME + s] > other:
-            other = st[INCOME + s]
+        if s != seat and st[income_slot(s)] > other:
+            other = st[income_slot(s)]
     if mine + other == 0:
         return VALUE_SCALE // 2
     return VALUE_SCALE * mine // (mine + other)
@@ -408,7 +396,7 @@ def deck_script(deck: Sequence[int]) -> list[int]:
 def standing(st, seat):
     """Who is ahead, for the game-feel counters: the fares the seat has
     collected (its income, the score the game is won on)."""
-    return st[INCOME + seat]
+    return st[income_slot(seat)]
 
 
 KERNEL = compile_kernel(

@@ -1,38 +1,18 @@
 """Bahama Taxi's state: the shared header (``balance.state``), then the game's
 regions, and the rule helpers players may call.
 
-Layout (slots of the one flat ``int64`` state; "x4" = one per seat, seats 0..3)::
-
-    static (the image: set once per state by encode)
-    PARAMS       x9     the rule parameters, params.P_* order (bools as 0/1, a
-                        choice as its index: pickup 0 compulsory, 1 optional)
-    NEIGHBOURS   52x16  field f's j-th neighbour at f*MAX_DEGREE + j, ascending,
-                        -1 padded
-    DEGREE       x52    neighbours of each field
-    DIST         52x52  a*N_FIELDS + b: shortest-path distance = the fare of a ride
-
-    dynamic (zeroed before every game; setup fills it)
-    PHASE               PHASE_SETUP (0) before setup, PHASE_TURN between turns,
-                        PHASE_MOVE while the mover's answer is pending,
-                        PHASE_PICKUP while its pick-up answer is pending
-    PILE                cards drawn so far: the pile is DECK[PILE:52]
-    N_WAITING           citizens waiting now (the first entries of WAITING)
-    N_CITIZENS          citizens drawn so far (ids 0 .. N_CITIZENS-1, draw order)
-    DECK         x52    the field of each card, in draw order (shuffled at setup)
-    TAXI         x4     field of each seat's taxi (-1: seat unused)
-    TAXI_AT      x52    seat whose taxi stands on a field, or -1
-    WAITING      x26    waiting citizens, in draw order
-    WAITING_AT   x52    citizen waiting on a field, or -1
-    ORIGIN, DEST, FARE  x26 each: each citizen's origin, destination, fare
-    ABOARD       4x8    seat*MAX_CAPACITY + i: passengers, in pick-up order
-    N_ABOARD     x4     passengers per seat
-
-    shared header      TURN (player turns begun), SEAT (the seat to move),
-                       WINNER, END_REASON, SCORE (= INCOME: fares collected per
-                       seat), RNG (the game's stream: balance.state.draw_below)
+Layout: the regions are declared below (``LAYOUT``), each with its name,
+shape and meaning; ``balance.state.describe(st, LAYOUT)`` prints a state by
+them.  The static ones (the image, set once per state by :func:`encode`) are
+the rules and the board's tables; the dynamic ones are zeroed before every
+game and filled by the setup.  The shared header holds TURN (player turns
+begun), SEAT (the seat to move), WINNER, END_REASON, SCORE (= INCOME: fares
+collected per seat) and RNG (the game's stream: balance.state.draw_below).
 
 The board always has 52 fields (one per card: board.py refuses any other), so
-every region has a fixed size and a fixed offset.
+every region has a fixed size and a fixed offset.  Offsets are computed only
+by the regions' compiled helpers (``taxi_slot(seat)``, ``dist_slot(a, b)``,
+...), never by arithmetic on a region.
 
 Decisions, both asked of the seat whose turn it is:
 
@@ -61,7 +41,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.state import N_SEATS, SCORE, TURN, Layout
+from balance.state import N_SEATS, SCORE, TURN, Layout, score_at
 from sims.bahama.params import (
     N_PARAMS,
     P_CAPACITY,
@@ -80,25 +60,58 @@ MAX_CITIZENS = N_FIELDS // 2  # each citizen is two cards
 MAX_CAPACITY = 8  # width of the passenger table (params.MAX_CAPACITY)
 
 LAYOUT = Layout()
-PARAMS = LAYOUT.static(N_PARAMS)
-NEIGHBOURS = LAYOUT.static(N_FIELDS * MAX_DEGREE)
-DEGREE = LAYOUT.static(N_FIELDS)
-DIST = LAYOUT.static(N_FIELDS * N_FIELDS)
-PHASE = LAYOUT.dynamic(1)
-PILE = LAYOUT.dynamic(1)
-N_WAITING = LAYOUT.dynamic(1)
-N_CITIZENS = LAYOUT.dynamic(1)
-DECK = LAYOUT.dynamic(N_FIELDS)
-TAXI = LAYOUT.dynamic(MAX_TAXIS)
-TAXI_AT = LAYOUT.dynamic(N_FIELDS)
-WAITING = LAYOUT.dynamic(MAX_CITIZENS)
-WAITING_AT = LAYOUT.dynamic(N_FIELDS)
-ORIGIN = LAYOUT.dynamic(MAX_CITIZENS)
-DEST = LAYOUT.dynamic(MAX_CITIZENS)
-FARE = LAYOUT.dynamic(MAX_CITIZENS)
-ABOARD = LAYOUT.dynamic(MAX_TAXIS * MAX_CAPACITY)
-N_ABOARD = LAYOUT.dynamic(MAX_TAXIS)
+# static: the rules and the board (the image, set by encode)
+PARAMS = LAYOUT.static(
+    "params",
+    (N_PARAMS,),
+    "the rule parameters, params.P_* order (bools as 0/1, a choice as its index: pickup 0 compulsory, 1 optional)",
+)
+NEIGHBOURS = LAYOUT.static(
+    "neighbours", (N_FIELDS, MAX_DEGREE), "each field's neighbours, ascending, -1 padded (degree of them are real)"
+)
+DEGREE = LAYOUT.static("degree", (N_FIELDS,), "how many neighbours each field has")
+DIST = LAYOUT.static("dist", (N_FIELDS, N_FIELDS), "shortest-path distance between two fields: the fare of that ride")
+# dynamic: zeroed before every game, filled by the setup
+PHASE = LAYOUT.dynamic(
+    "phase",
+    (),
+    "PHASE_SETUP (0) before setup, PHASE_TURN between turns, PHASE_MOVE while the mover's answer is pending, "
+    "PHASE_PICKUP while its pick-up answer is pending",
+)
+PILE = LAYOUT.dynamic("pile", (), "cards drawn so far: the pile is deck[pile:]")
+N_WAITING = LAYOUT.dynamic("n_waiting", (), "citizens waiting now (the first entries of waiting)")
+N_CITIZENS = LAYOUT.dynamic("n_citizens", (), "citizens drawn so far (ids 0 .. n_citizens-1, draw order)")
+DECK = LAYOUT.dynamic("deck", (N_FIELDS,), "the field of each card, in draw order (shuffled at setup)")
+TAXI = LAYOUT.dynamic("taxi", (MAX_TAXIS,), "the field of each seat's taxi (-1: seat unused)")
+TAXI_AT = LAYOUT.dynamic("taxi_at", (N_FIELDS,), "the seat whose taxi stands on each field, or -1")
+WAITING = LAYOUT.dynamic("waiting", (MAX_CITIZENS,), "the waiting citizens, in draw order (n_waiting of them)")
+WAITING_AT = LAYOUT.dynamic("waiting_at", (N_FIELDS,), "the citizen waiting on each field, or -1")
+ORIGIN = LAYOUT.dynamic("origin", (MAX_CITIZENS,), "each citizen's origin field")
+DEST = LAYOUT.dynamic("dest", (MAX_CITIZENS,), "each citizen's destination field")
+FARE = LAYOUT.dynamic("fare", (MAX_CITIZENS,), "each citizen's fare: dist(origin, dest)")
+ABOARD = LAYOUT.dynamic(
+    "aboard", (MAX_TAXIS, MAX_CAPACITY), "each seat's passengers, in pick-up order (n_aboard of them)"
+)
+N_ABOARD = LAYOUT.dynamic("n_aboard", (MAX_TAXIS,), "passengers per seat")
 INCOME = SCORE  # the outcome's per-seat score is the income: the shared header's SCORE
+
+# The regions' compiled helpers (inlined: the same code as the offset arithmetic).
+rule_slot = PARAMS.index  # st[rule_slot(P_CAPACITY)]: a rule parameter
+neighbours_slot = NEIGHBOURS.index  # st[neighbours_slot(f, j)]: field f's j-th neighbour
+degree_slot = DEGREE.index  # st[degree_slot(f)]
+dist_slot = DIST.index  # st[dist_slot(a, b)]
+deck_slot = DECK.index  # st[deck_slot(k)]: the k-th card
+DECK_END = DECK.slots.stop  # one past the deck's last slot (shuffle's bound)
+taxi_slot = TAXI.index  # st[taxi_slot(seat)]
+taxi_at_slot = TAXI_AT.index  # st[taxi_at_slot(f)]
+waiting_slot = WAITING.index  # st[waiting_slot(i)]
+waiting_at_slot = WAITING_AT.index  # st[waiting_at_slot(f)]
+origin_slot = ORIGIN.index  # st[origin_slot(c)]
+dest_slot = DEST.index  # st[dest_slot(c)]
+fare_slot = FARE.index  # st[fare_slot(c)]
+aboard_slot = ABOARD.index  # st[aboard_slot(seat, i)]
+n_aboard_slot = N_ABOARD.index  # st[n_aboard_slot(seat)]
+income_slot = score_at  # st[income_slot(seat)]: the shared header's SCORE
 
 PHASE_SETUP = 0
 PHASE_TURN = 1
@@ -110,27 +123,16 @@ KIND_PICKUP = np.int64(1)  # take the citizen waiting here? (subject: the citize
 PICKUP_DECLINE = np.int64(0)  # answers to KIND_PICKUP; any other answer takes
 PICKUP_TAKE = np.int64(1)
 
-# Trace rows (balance.state.event): kind, turn, then six values.
-EV_CITIZEN = 0  # -, citizen id, origin field, destination field
-EV_TURN = 1  # seat
-EV_MOVE = 2  # seat, from field, to field (equal: stayed)
-EV_DROP = 3  # seat, field, citizen id, fare collected
-EV_PICKUP = 4  # seat, field, citizen id
-EV_END = 5  # end reason, winner (-1: none), income of seats 0..3
-EV_DECLINE = 6  # seat, field, citizen id (pickup = optional: the mover left it waiting)
-
-
 def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     """The state image: the rules and the board's tables (``n_seats`` is set by
     the engine in the header)."""
     if board.neighbours.shape != (N_FIELDS, MAX_DEGREE):  # board.py guarantees it
         raise ValueError(f"a Bahama board has {N_FIELDS} fields and at most {MAX_DEGREE} neighbours a field")
     image = LAYOUT.image()
-    for i, p in enumerate(PARAM_DECLS):
-        image[PARAMS + i] = p.encode(params[p.name])
-    image[NEIGHBOURS : NEIGHBOURS + N_FIELDS * MAX_DEGREE] = np.asarray(board.neighbours, np.int64).ravel()
-    image[DEGREE : DEGREE + N_FIELDS] = np.asarray(board.degree, np.int64)
-    image[DIST : DIST + N_FIELDS * N_FIELDS] = np.asarray(board.dist, np.int64).ravel()
+    PARAMS.put(image, [p.encode(params[p.name]) for p in PARAM_DECLS])
+    NEIGHBOURS.put(image, board.neighbours)
+    DEGREE.put(image, board.degree)
+    DIST.put(image, board.dist)
     return image
 
 
@@ -138,7 +140,7 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
 @njit(cache=True, _nrt=False)
 def rule(st, p):
     """Rule parameter ``p`` (params.P_*)."""
-    return st[PARAMS + p]
+    return st[rule_slot(p)]
 
 
 @njit(cache=True, _nrt=False)
@@ -156,31 +158,31 @@ def turn(st):
 @njit(cache=True, _nrt=False)
 def taxi(st, seat):
     """The field of ``seat``'s taxi."""
-    return st[TAXI + seat]
+    return st[taxi_slot(seat)]
 
 
 @njit(cache=True, _nrt=False)
 def taxi_at(st, f):
     """The seat whose taxi stands on field ``f``, or -1."""
-    return st[TAXI_AT + f]
+    return st[taxi_at_slot(f)]
 
 
 @njit(cache=True, _nrt=False)
 def degree(st, f):
     """How many neighbours field ``f`` has."""
-    return st[DEGREE + f]
+    return st[degree_slot(f)]
 
 
 @njit(cache=True, _nrt=False)
 def neighbour(st, f, j):
     """The ``j``-th neighbour of field ``f`` (``j < degree(st, f)``; ascending)."""
-    return st[NEIGHBOURS + f * MAX_DEGREE + j]
+    return st[neighbours_slot(f, j)]
 
 
 @njit(cache=True, _nrt=False)
 def dist(st, a, b):
     """Moves of the shortest route from ``a`` to ``b``: the fare of that ride."""
-    return st[DIST + a * N_FIELDS + b]
+    return st[dist_slot(a, b)]
 
 
 @njit(cache=True, _nrt=False)
@@ -192,49 +194,49 @@ def n_waiting(st):
 @njit(cache=True, _nrt=False)
 def waiting(st, i):
     """The ``i``-th waiting citizen (``i < n_waiting(st)``; draw order)."""
-    return st[WAITING + i]
+    return st[waiting_slot(i)]
 
 
 @njit(cache=True, _nrt=False)
 def waiting_at(st, f):
     """The citizen waiting on field ``f``, or -1."""
-    return st[WAITING_AT + f]
+    return st[waiting_at_slot(f)]
 
 
 @njit(cache=True, _nrt=False)
 def origin(st, c):
     """Where citizen ``c`` waits (waited)."""
-    return st[ORIGIN + c]
+    return st[origin_slot(c)]
 
 
 @njit(cache=True, _nrt=False)
 def dest(st, c):
     """Where citizen ``c`` is going."""
-    return st[DEST + c]
+    return st[dest_slot(c)]
 
 
 @njit(cache=True, _nrt=False)
 def fare(st, c):
     """The fare citizen ``c`` pays on arrival: dist(origin, dest)."""
-    return st[FARE + c]
+    return st[fare_slot(c)]
 
 
 @njit(cache=True, _nrt=False)
 def n_aboard(st, seat):
     """Passengers in ``seat``'s taxi."""
-    return st[N_ABOARD + seat]
+    return st[n_aboard_slot(seat)]
 
 
 @njit(cache=True, _nrt=False)
 def aboard(st, seat, i):
     """The ``i``-th passenger of ``seat``'s taxi (``i < n_aboard``; pick-up order)."""
-    return st[ABOARD + seat * MAX_CAPACITY + i]
+    return st[aboard_slot(seat, i)]
 
 
 @njit(cache=True, _nrt=False)
 def income(st, seat):
     """Fares ``seat`` has collected."""
-    return st[INCOME + seat]
+    return st[income_slot(seat)]
 
 
 @njit(cache=True, _nrt=False)
@@ -258,24 +260,23 @@ def may_take(st, seat):
     waiting count includes the citizen being taken (RULES.md, 'second lock').
     "Third passenger" is read as the third or any later one (capacity > 3).
     """
-    n = st[N_ABOARD + seat]
-    if n >= st[PARAMS + P_CAPACITY]:
+    n = st[n_aboard_slot(seat)]
+    if n >= st[rule_slot(P_CAPACITY)]:
         return False
-    if n >= 2 and st[PARAMS + P_THIRD_LOCK] != 0 and not pile_can_supply(st):
+    if n >= 2 and st[rule_slot(P_THIRD_LOCK)] != 0 and not pile_can_supply(st):
         return False
-    second_locked = st[PARAMS + P_SECOND_LOCK] != 0 and st[N_WAITING] <= st[PARAMS + P_SECOND_LOCK_WAITING]
+    second_locked = st[rule_slot(P_SECOND_LOCK)] != 0 and st[N_WAITING] <= st[rule_slot(P_SECOND_LOCK_WAITING)]
     return not (n >= 1 and second_locked)
 
 
 @njit(cache=True, _nrt=False)
 def may_stay(st, seat):
     """Staying is legal unless must_move holds and an adjacent field is free."""
-    if st[PARAMS + P_MUST_MOVE] == 0:
+    if st[rule_slot(P_MUST_MOVE)] == 0:
         return True
-    here = st[TAXI + seat]
-    row = NEIGHBOURS + here * MAX_DEGREE
-    for j in range(st[DEGREE + here]):
-        if st[TAXI_AT + st[row + j]] < 0:
+    here = st[taxi_slot(seat)]
+    for j in range(st[degree_slot(here)]):
+        if st[taxi_at_slot(st[neighbours_slot(here, j)])] < 0:
             return False
     return True
 
@@ -283,24 +284,23 @@ def may_stay(st, seat):
 @njit(cache=True, _nrt=False)
 def is_legal_move(st, seat, to):
     """``to`` is the taxi's own field (if staying is legal) or a free adjacent field."""
-    here = st[TAXI + seat]
+    here = st[taxi_slot(seat)]
     if to == here:
         return may_stay(st, seat)
-    if to < 0 or to >= N_FIELDS or st[TAXI_AT + to] >= 0:
+    if to < 0 or to >= N_FIELDS or st[taxi_at_slot(to)] >= 0:
         return False
-    return st[DIST + here * N_FIELDS + to] == 1  # adjacent, in one look-up
+    return st[dist_slot(here, to)] == 1  # adjacent, in one look-up
 
 
 @njit(cache=True, _nrt=False)
 def fallback_move(st, seat):
     """What an illegal answer becomes: stay, or (must_move) the first free neighbour."""
-    here = st[TAXI + seat]
+    here = st[taxi_slot(seat)]
     if may_stay(st, seat):
         return here
-    row = NEIGHBOURS + here * MAX_DEGREE
-    for j in range(st[DEGREE + here]):
-        f = st[row + j]
-        if st[TAXI_AT + f] < 0:
+    for j in range(st[degree_slot(here)]):
+        f = st[neighbours_slot(here, j)]
+        if st[taxi_at_slot(f)] < 0:
             return f
     return here  # unreachable: may_stay is true when no neighbour is free
 
@@ -308,7 +308,7 @@ def fallback_move(st, seat):
 @njit(cache=True, _nrt=False)
 def pickup_is_optional(st):
     """Is taking a citizen the player's decision (``pickup = optional``)?"""
-    return st[PARAMS + P_PICKUP] != 0
+    return st[rule_slot(P_PICKUP)] != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -323,6 +323,6 @@ def lead(st, seat):
     """``seat``'s income minus the best other seat's: > 0 leads, 0 ties for first."""
     best = -(1 << 40)
     for s in range(st[N_SEATS]):
-        if s != seat and st[INCOME + s] > best:
-            best = st[INCOME + s]
-    return st[INCOME + seat] - best
+        if s != seat and st[income_slot(s)] > best:
+            best = st[income_slot(s)]
+    return st[income_slot(seat)] - best

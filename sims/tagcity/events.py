@@ -38,13 +38,14 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
     n = ctx.n_seats
     names = board.shape_names
     place = placements(board, ctx.params["orientations"])
-    ring = [names[int(st[RING + k])] for k in range(int(st[B_RING]))]
+    ring = [names[int(x)] for x in RING.values(st)[: int(st[B_RING])]]
     setup = ctx.setup(turn=0, board=board_json(board), ring=ring, first_player=0, dice=n + 1)
     if ctx.params["hq_side"] == "B":
-        setup["pool_order"] = [names[int(st[POOL_ORDER + k])] for k in range(int(st[B_POOL_B]))]
+        setup["pool_order"] = [names[int(x)] for x in POOL_ORDER.values(st)[: int(st[B_POOL_B])]]
     out: list[dict[str, Any]] = [setup]
     reasons = ctx.spec.end_reason_names
     cols = board.cols
+    target_pts, drone_pts, social_pts = (r.values(st)[:n] for r in (TARGET_PTS, DRONE_PTS, SOCIAL_PTS))
     for kind, turn, a, b, c, d, e, f in ctx.rows.tolist():
         if kind == EV_ROLL:
             out.append({"type": "roll", "turn": turn, "leader": a, "dice": [b, c, d, e, f][: n + 1]})
@@ -93,19 +94,12 @@ def decode(ctx: TraceContext) -> list[dict[str, Any]]:
                     "winner": a,
                     "reason": reasons[b],
                     "conditions": [CONDITIONS[k] for k in range(3) if (c >> k) & 1],
-                    "score": [
-                        int(x)
-                        for x in (
-                            st[TARGET_PTS : TARGET_PTS + n]
-                            + st[DRONE_PTS : DRONE_PTS + n]
-                            + st[SOCIAL_PTS : SOCIAL_PTS + n]
-                        )
-                    ],
-                    "target_points": [int(x) for x in st[TARGET_PTS : TARGET_PTS + n]],
-                    "drone_points": [int(x) for x in st[DRONE_PTS : DRONE_PTS + n]],
-                    "social_points": [int(x) for x in st[SOCIAL_PTS : SOCIAL_PTS + n]],
-                    "drones": [int(x) for x in st[DRONES : DRONES + n]],
-                    "socials": [int(x) for x in st[SOCIALS : SOCIALS + n]],
+                    "score": [int(x) for x in target_pts + drone_pts + social_pts],
+                    "target_points": [int(x) for x in target_pts],
+                    "drone_points": [int(x) for x in drone_pts],
+                    "social_points": [int(x) for x in social_pts],
+                    "drones": [int(x) for x in DRONES.values(st)[:n]],
+                    "socials": [int(x) for x in SOCIALS.values(st)[:n]],
                 }
             )
         else:  # pragma: no cover - the kernel writes no other kind

@@ -29,12 +29,12 @@ from balance.state import (
     ask,
     draw_below,
     end_game,
-    event,
     event_value,
     score_at,
     seating_at,
 )
 from sims.tagcity import players
+from sims.tagcity.events import begin_assign, begin_roll, write_action, write_complete, write_end
 from sims.tagcity.params import (
     DRONE_HQ,
     P_DRONE_BOXES,
@@ -60,11 +60,6 @@ from sims.tagcity.state import (
     B_WORDS,
     CLOSED,
     END_ROUND_LIMIT,
-    EV_ACTION,
-    EV_ASSIGN,
-    EV_COMPLETE,
-    EV_END,
-    EV_ROLL,
     FIRST_END,
     FREE_CIRCLES,
     K_STRIDE,
@@ -216,7 +211,7 @@ def _start_round(st):
     for d in range(n + 1):
         st[dice_at(d)] = draw_below(st, np.int64(6)) + 1
     if st[RECORD]:
-        at = event(st, EV_ROLL)
+        at = begin_roll(st)
         st[event_value(at, 0)] = leader
         for d in range(n + 1):
             st[event_value(at, 1 + d)] = st[dice_at(d)]
@@ -290,7 +285,7 @@ def _assign(st, answer):
         face = st[dice_at(d)] - 1
         st[slot_at(d)] = st[faces_at(face, (answer >> d) & 1)]
     if st[RECORD]:
-        at = event(st, EV_ASSIGN)
+        at = begin_assign(st)
         st[event_value(at, 0)] = st[LEADER]
         for d in range(n_dice):
             st[event_value(at, 1 + d)] = st[slot_at(d)]
@@ -351,13 +346,8 @@ def _perform(st, seat, answer, shared, free):
             st[socials_at(seat)] += 1
             st[social_pts_at(seat)] += points
     st[score_at(seat)] += points
-    if st[RECORD]:
-        at = event(st, EV_ACTION)
-        st[event_value(at, 0)] = seat | (die << 4) | ((1 if shared else 0) << 8) | (kind << 12)
-        st[event_value(at, 1)] = circle if kind == ACT_SOCIAL else arg
-        st[event_value(at, 2)] = box
-        st[event_value(at, 3)] = points
-        st[event_value(at, 4)] = st[score_at(seat)]
+    packed = seat | (die << 4) | ((1 if shared else 0) << 8) | (kind << 12)
+    write_action(st, packed, circle if kind == ACT_SOCIAL else arg, box, points, st[score_at(seat)])
     return done, circle
 
 
@@ -366,13 +356,7 @@ def _complete(st, seat, t, high):
     points = st[target_high_at(t)] if high else st[target_low_at(t)]
     st[target_pts_at(seat)] += points
     st[score_at(seat)] += points
-    if st[RECORD]:
-        at = event(st, EV_COMPLETE)
-        st[event_value(at, 0)] = seat
-        st[event_value(at, 1)] = t
-        st[event_value(at, 2)] = 1 if high else 0
-        st[event_value(at, 3)] = points
-        st[event_value(at, 4)] = st[score_at(seat)]
+    write_complete(st, seat, t, 1 if high else 0, points, st[score_at(seat)])
 
 
 @njit(cache=True)
@@ -439,10 +423,7 @@ def _finish(st, reason):
             if s != best and st[score_at(s)] == st[score_at(best)] and st[socials_at(s)] == st[socials_at(best)]:
                 winner = NO_WINNER
     if st[RECORD]:
-        at = event(st, EV_END)
-        st[event_value(at, 0)] = winner
-        st[event_value(at, 1)] = reason
-        st[event_value(at, 2)] = conditions(st) if reason != END_ROUND_LIMIT else 0
+        write_end(st, winner, reason, conditions(st) if reason != END_ROUND_LIMIT else 0)
     st[PHASE] = PH_OVER
     end_game(st, reason, winner)
 

@@ -251,14 +251,6 @@ END_SOCIAL = 1
 END_DRONES = 2
 END_ROUND_LIMIT = 3
 
-# Trace rows (balance.state.event: kind, turn, six values)
-EV_ROLL = np.int64(1)  # leader, then dice 0..4 (0 = no die)
-EV_ASSIGN = np.int64(2)  # leader, then slots 0..4
-EV_ACTION = np.int64(3)  # seat | die << 4 | shared << 8 | kind << 12, arg, box, points, score
-EV_COMPLETE = np.int64(4)  # seat, target, high, points, score
-EV_END = np.int64(5)  # winner, reason, conditions mask
-
-
 # --------------------------------------------------------------------------- the image
 def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarray:
     """The state image for these rules and this board: the static regions and

@@ -115,7 +115,10 @@ ROLL = EVENTS.declare(
     ["leader", "dice", "-", "-", "-", "-"],
     "a round began: its leader rolled the N + 1 dice",
     decode=_roll,
-    meanings={"leader": "the round's leader (the seat)", "dice": "the N + 1 dice (1..6), in roll order, from this slot on"},
+    meanings={
+        "leader": "the round's leader (the seat)",
+        "dice": "the N + 1 dice (1..6), in roll order, from this slot on",
+    },
 )
 ASSIGN = EVENTS.declare(
     "assign",

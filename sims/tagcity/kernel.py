@@ -593,7 +593,8 @@ def determinize(st, seat):
         return
     for s in range(st[STEP]):
         if s != seat:
-            st[pending_at(s)] = checked_act(st, s, players.heuristics(st[seating_at(s)], KIND_ACT, s, SUBJECT_SHARED, st))
+            answer = players.heuristics(st[seating_at(s)], KIND_ACT, s, SUBJECT_SHARED, st)
+            st[pending_at(s)] = checked_act(st, s, answer)
 
 
 @njit(cache=True)

@@ -19,21 +19,22 @@ from numba import njit
 from balance.engine import compile_kernel
 from balance.state import (
     DECIDER,
+    END_REASON,
     N_SEATS,
     RECORD,
-    SCORE,
     SEAT,
-    SEATING,
     TURN,
     VALUE_SCALE,
     WINNER,
-    END_REASON,
     ask,
     draw_below,
     end_game,
-    event,
+    event_value,
+    score_at,
+    seating_at,
 )
 from sims.tagcity import players
+from sims.tagcity.events import begin_assign, begin_roll, write_action, write_complete, write_end
 from sims.tagcity.params import (
     DRONE_HQ,
     P_DRONE_BOXES,
@@ -51,93 +52,86 @@ from sims.tagcity.state import (
     ACT_DRONE,
     ACT_PAINT,
     ACT_SOCIAL,
+    B_CENTRE,
     B_N_PLACE,
     B_POOL_B,
     B_RING,
-    B_CENTRE,
     B_TARGETS,
     B_WORDS,
-    CENTRE,
-    PHASE,
-    REMOTE,
-    best_placement,
-    init_cell_values,
-    shift_target,
-    touch_neighbours,
-    update_near,
-    INV,
-    SHEET_VERSION,
-    WEIGHT_VERSION,
-    K_STRIDE,
     CLOSED,
-    DICE,
-    DRONE_PTS,
-    DRONE_POOL,
-    DRONES,
-    EMPTY,
-    EV_ACTION,
-    EV_ASSIGN,
-    EV_COMPLETE,
-    EV_END,
-    EV_ROLL,
-    FACES,
+    END_ROUND_LIMIT,
     FIRST_END,
     FREE_CIRCLES,
-    HEAT,
+    K_STRIDE,
     KIND_ACT,
     KIND_ASSIGN,
     LEADER,
-    MAX_TARGETS,
-    MAX_WORDS,
     N_CLOSED,
     N_DICE,
     N_POOL,
-    PARAMS,
-    PENDING,
     PH_ASSIGN,
     PH_DRAFT,
     PH_OVER,
     PH_ROUND,
     PH_SETUP,
     PH_SHARED,
-    POOL_B,
-    POOL_MAX,
+    PHASE,
     POOL_LONG,
-    SHAPE_LONG,
-    POOL_ORDER,
-    R_NCELLS,
+    POOL_MAX,
     R_MASK,
+    R_NCELLS,
     R_NPAIRS,
-    RING,
-    RING_A,
-    SHAPE_SIZE,
-    SHEET,
-    SLOT,
-    SOCIAL_PTS,
-    SOCIALS,
     STEP,
     SUBJECT_DRAFT,
     SUBJECT_SHARED,
     TAKEN,
-    TARGET_HIGH,
-    TARGET_LOW,
-    TARGET_PTS,
-    TARGET_SIZE,
-    WEIGHT,
-    END_ROUND_LIMIT,
+    WEIGHT_VERSION,
     act,
     act_arg,
     act_die,
     act_kind,
+    best_placement,
     can_drone,
+    centre_at,
+    dice_at,
     die_shape,
+    drone_pool_at,
+    drone_pts_at,
+    drones_at,
+    empty_at,
+    faces_at,
+    heat_cell_at,
     in_drone_pool,
+    init_cell_values,
+    inv_at,
     legal,
     lowest_free_circle,
     lowest_offered,
     offered,
+    pending_at,
+    placement_at,
     placement_shape,
-    record,
+    pool_b_at,
+    pool_order_at,
+    remote_at,
+    ring_a_at,
+    ring_at,
+    rule_at,
+    shape_long_at,
+    shape_size_at,
+    sheet_at,
+    sheet_version_at,
+    shift_target,
+    slot_at,
+    social_pts_at,
+    socials_at,
+    target_high_at,
+    target_low_at,
+    target_pts_at,
+    target_size_at,
+    touch_neighbours,
+    update_near,
+    weight_at,
 )
 
 NO_WINNER = np.int64(-1)
@@ -152,43 +146,43 @@ def _setup(st):
     every score 0, every circle free."""
     n = st[N_SEATS]
     n_ring = st[B_RING]
-    if st[PARAMS + P_HQ_SIDE] == SIDE_B:
+    if st[rule_at(P_HQ_SIDE)] == SIDE_B:
         n_pool = st[B_POOL_B]
         for i in range(n_pool):
-            st[POOL_ORDER + i] = st[POOL_B + i]
+            st[pool_order_at(i)] = st[pool_b_at(i)]
         for i in range(n_pool - 1, 0, -1):
             j = draw_below(st, np.int64(i + 1))
-            tmp = st[POOL_ORDER + i]
-            st[POOL_ORDER + i] = st[POOL_ORDER + j]
-            st[POOL_ORDER + j] = tmp
+            tmp = st[pool_order_at(i)]
+            st[pool_order_at(i)] = st[pool_order_at(j)]
+            st[pool_order_at(j)] = tmp
         for k in range(n_ring):
-            st[RING + k] = st[POOL_ORDER + k]
+            st[ring_at(k)] = st[pool_order_at(k)]
     else:
         for k in range(n_ring):
-            st[RING + k] = st[RING_A + k]
+            st[ring_at(k)] = st[ring_a_at(k)]
     # the drone pool: ring slots 0.., then the centre, each tile once
     n_pool = np.int64(0)
-    if st[PARAMS + P_DRONE_SHAPES] == DRONE_HQ:
+    if st[rule_at(P_DRONE_SHAPES)] == DRONE_HQ:
         for k in range(n_ring):
-            n_pool = _pool_add(st, n_pool, st[RING + k])
+            n_pool = _pool_add(st, n_pool, st[ring_at(k)])
     for k in range(st[B_CENTRE]):
-        n_pool = _pool_add(st, n_pool, st[CENTRE + k])
+        n_pool = _pool_add(st, n_pool, st[centre_at(k)])
     st[N_POOL] = n_pool
     largest = 0
     longest = 0
     for i in range(n_pool):
-        largest = max(largest, st[SHAPE_SIZE + st[DRONE_POOL + i]])
-        longest = max(longest, st[SHAPE_LONG + st[DRONE_POOL + i]])
+        largest = max(largest, st[shape_size_at(st[drone_pool_at(i)])])
+        longest = max(longest, st[shape_long_at(st[drone_pool_at(i)])])
     st[POOL_MAX] = largest
     st[POOL_LONG] = longest
     for t in range(st[B_TARGETS]):
-        st[WEIGHT + t] = st[TARGET_HIGH + t]
+        st[weight_at(t)] = st[target_high_at(t)]
         for s in range(n):
-            st[EMPTY + s * MAX_TARGETS + t] = st[TARGET_SIZE + t]
+            st[empty_at(s, t)] = st[target_size_at(t)]
     for s in range(n):
         init_cell_values(st, s)
         update_near(st, s)
-    st[FREE_CIRCLES] = (np.int64(1) << st[PARAMS + P_SOCIAL_CIRCLES]) - 1
+    st[FREE_CIRCLES] = (np.int64(1) << st[rule_at(P_SOCIAL_CIRCLES)]) - 1
     st[TURN] = 0
     st[PHASE] = PH_ROUND
 
@@ -196,16 +190,16 @@ def _setup(st):
 @njit(cache=True)
 def _pool_add(st, n, shape):
     for i in range(n):
-        if st[DRONE_POOL + i] == shape:
+        if st[drone_pool_at(i)] == shape:
             return n
-    st[DRONE_POOL + n] = shape
+    st[drone_pool_at(n)] = shape
     return n + 1
 
 
 @njit(cache=True)
 def _start_round(st):
     """Rules 4, 5, 14: a new round (or the cap), its leader, the roll."""
-    if st[TURN] >= st[PARAMS + P_MAX_ROUNDS]:
+    if st[TURN] >= st[rule_at(P_MAX_ROUNDS)]:
         _finish(st, np.int64(END_ROUND_LIMIT))
         return
     n = st[N_SEATS]
@@ -215,12 +209,12 @@ def _start_round(st):
     st[N_DICE] = n + 1
     st[TAKEN] = 0
     for d in range(n + 1):
-        st[DICE + d] = draw_below(st, np.int64(6)) + 1
+        st[dice_at(d)] = draw_below(st, np.int64(6)) + 1
     if st[RECORD]:
-        at = event(st, EV_ROLL)
-        st[at + 2] = leader
+        at = begin_roll(st)
+        st[event_value(at, 0)] = leader
         for d in range(n + 1):
-            st[at + 3 + d] = st[DICE + d]
+            st[event_value(at, 1 + d)] = st[dice_at(d)]
     st[PHASE] = PH_ASSIGN
 
 
@@ -288,13 +282,13 @@ def _assign(st, answer):
     if answer < 0 or answer >= (np.int64(1) << n_dice):
         answer = 0
     for d in range(n_dice):
-        face = st[DICE + d] - 1
-        st[SLOT + d] = st[FACES + 2 * face + ((answer >> d) & 1)]
+        face = st[dice_at(d)] - 1
+        st[slot_at(d)] = st[faces_at(face, (answer >> d) & 1)]
     if st[RECORD]:
-        at = event(st, EV_ASSIGN)
-        st[at + 2] = st[LEADER]
+        at = begin_assign(st)
+        st[event_value(at, 0)] = st[LEADER]
         for d in range(n_dice):
-            st[at + 3 + d] = st[SLOT + d]
+            st[event_value(at, 1 + d)] = st[slot_at(d)]
     st[PHASE] = PH_DRAFT
     st[STEP] = 0
 
@@ -302,29 +296,26 @@ def _assign(st, answer):
 @njit(cache=True)
 def _paint(st, seat, p):
     """Paint placement ``p`` on ``seat``'s sheet; the targets it completes (bits)."""
-    at = record(st, p)
-    sheet = SHEET + seat * MAX_WORDS
-    mask = at + st[R_MASK]
+    r_mask = st[R_MASK]
     for w in range(st[B_WORDS]):
-        st[sheet + w] |= st[mask + w]
-    st[SHEET_VERSION + seat] += 1
-    empty = EMPTY + seat * MAX_TARGETS
+        st[sheet_at(seat, w)] |= st[placement_at(st, p, r_mask + w)]
+    st[sheet_version_at(seat)] += 1
     done = np.int64(0)
-    base = at + st[R_NPAIRS]
-    for k in range(st[base]):
-        pair = st[base + 1 + k]
+    r_pairs = st[R_NPAIRS]
+    for k in range(st[placement_at(st, p, r_pairs)]):
+        pair = st[placement_at(st, p, r_pairs + 1 + k)]
         t = pair // K_STRIDE
-        before = st[empty + t]
-        st[empty + t] = before - pair % K_STRIDE
-        if st[empty + t] == 0:
+        before = st[empty_at(seat, t)]
+        st[empty_at(seat, t)] = before - pair % K_STRIDE
+        if st[empty_at(seat, t)] == 0:
             done |= np.int64(1) << t
         else:
-            shift_target(st, seat, t, 2 * st[WEIGHT + t] * (st[INV + st[empty + t]] - st[INV + before]))
-    touch_neighbours(st, seat, at)
+            shift_target(st, seat, t, 2 * st[weight_at(t)] * (st[inv_at(st[empty_at(seat, t)])] - st[inv_at(before)]))
+    touch_neighbours(st, seat, p)
     update_near(st, seat)
-    cells = at + st[R_NCELLS]
-    for k in range(st[cells]):
-        st[HEAT + st[cells + 1 + k]] += 1
+    r_cells = st[R_NCELLS]
+    for k in range(st[placement_at(st, p, r_cells)]):
+        st[heat_cell_at(st[placement_at(st, p, r_cells + 1 + k)])] += 1
     return done
 
 
@@ -344,39 +335,28 @@ def _perform(st, seat, answer, shared, free):
         done = _paint(st, seat, arg)
     elif kind == ACT_DRONE:
         done = _paint(st, seat, arg)
-        box = st[DRONES + seat]
-        points = st[REMOTE + box]
-        st[DRONES + seat] = box + 1
-        st[DRONE_PTS + seat] += points
+        box = st[drones_at(seat)]
+        points = st[remote_at(box)]
+        st[drones_at(seat)] = box + 1
+        st[drone_pts_at(seat)] += points
     else:
         if (free >> arg) & 1:
             circle = arg
-            points = st[PARAMS + P_SOCIAL_POINTS]
-            st[SOCIALS + seat] += 1
-            st[SOCIAL_PTS + seat] += points
-    st[SCORE + seat] += points
-    if st[RECORD]:
-        at = event(st, EV_ACTION)
-        st[at + 2] = seat | (die << 4) | ((1 if shared else 0) << 8) | (kind << 12)
-        st[at + 3] = circle if kind == ACT_SOCIAL else arg
-        st[at + 4] = box
-        st[at + 5] = points
-        st[at + 6] = st[SCORE + seat]
+            points = st[rule_at(P_SOCIAL_POINTS)]
+            st[socials_at(seat)] += 1
+            st[social_pts_at(seat)] += points
+    st[score_at(seat)] += points
+    packed = seat | (die << 4) | ((1 if shared else 0) << 8) | (kind << 12)
+    write_action(st, packed, circle if kind == ACT_SOCIAL else arg, box, points, st[score_at(seat)])
     return done, circle
 
 
 @njit(cache=True)
 def _complete(st, seat, t, high):
-    points = st[TARGET_HIGH + t] if high else st[TARGET_LOW + t]
-    st[TARGET_PTS + seat] += points
-    st[SCORE + seat] += points
-    if st[RECORD]:
-        at = event(st, EV_COMPLETE)
-        st[at + 2] = seat
-        st[at + 3] = t
-        st[at + 4] = 1 if high else 0
-        st[at + 5] = points
-        st[at + 6] = st[SCORE + seat]
+    points = st[target_high_at(t)] if high else st[target_low_at(t)]
+    st[target_pts_at(seat)] += points
+    st[score_at(seat)] += points
+    write_complete(st, seat, t, 1 if high else 0, points, st[score_at(seat)])
 
 
 @njit(cache=True)
@@ -386,11 +366,11 @@ def _close(st, t):
         st[CLOSED] |= bit
         st[N_CLOSED] += 1
         st[WEIGHT_VERSION] += 1
-        st[WEIGHT + t] = st[TARGET_LOW + t]
+        st[weight_at(t)] = st[target_low_at(t)]
         for s in range(st[N_SEATS]):
-            e = st[EMPTY + s * MAX_TARGETS + t]
+            e = st[empty_at(s, t)]
             if e > 0:
-                shift_target(st, s, t, 2 * (st[TARGET_LOW + t] - st[TARGET_HIGH + t]) * st[INV + e])
+                shift_target(st, s, t, 2 * (st[target_low_at(t)] - st[target_high_at(t)]) * st[inv_at(e)])
 
 
 @njit(cache=True)
@@ -402,7 +382,7 @@ def conditions(st):
     if st[FREE_CIRCLES] == 0:
         out |= 2
     for s in range(st[N_SEATS]):
-        if st[DRONES + s] >= st[PARAMS + P_DRONE_BOXES]:
+        if st[drones_at(s)] >= st[rule_at(P_DRONE_BOXES)]:
             out |= 4
             break
     return out
@@ -419,7 +399,7 @@ def _check_end(st):
             while (held >> reason) & 1 == 0:
                 reason += 1
             st[FIRST_END] = reason + 1
-    if st[FIRST_END] != 0 and st[PARAMS + P_FINISH_ROUND] == 0:
+    if st[FIRST_END] != 0 and st[rule_at(P_FINISH_ROUND)] == 0:
         _finish(st, st[FIRST_END] - 1)
         return True
     return False
@@ -434,19 +414,16 @@ def _finish(st, reason):
     if reason != END_ROUND_LIMIT:
         best = 0
         for s in range(1, n):
-            if st[SCORE + s] > st[SCORE + best] or (
-                st[SCORE + s] == st[SCORE + best] and st[SOCIALS + s] > st[SOCIALS + best]
+            if st[score_at(s)] > st[score_at(best)] or (
+                st[score_at(s)] == st[score_at(best)] and st[socials_at(s)] > st[socials_at(best)]
             ):
                 best = s
         winner = best
         for s in range(n):
-            if s != best and st[SCORE + s] == st[SCORE + best] and st[SOCIALS + s] == st[SOCIALS + best]:
+            if s != best and st[score_at(s)] == st[score_at(best)] and st[socials_at(s)] == st[socials_at(best)]:
                 winner = NO_WINNER
     if st[RECORD]:
-        at = event(st, EV_END)
-        st[at + 2] = winner
-        st[at + 3] = reason
-        st[at + 4] = conditions(st) if reason != END_ROUND_LIMIT else 0
+        write_end(st, winner, reason, conditions(st) if reason != END_ROUND_LIMIT else 0)
     st[PHASE] = PH_OVER
     end_game(st, reason, winner)
 
@@ -481,7 +458,7 @@ def _shared(st, answer):
     """Rule 10: a seat's answer with the shared die, checked on the state before
     the step; once every seat has answered, the step is applied."""
     seat = st[DECIDER]
-    st[PENDING + seat] = checked_act(st, seat, answer)
+    st[pending_at(seat)] = checked_act(st, seat, answer)
     st[STEP] += 1
     if st[STEP] < st[N_SEATS]:
         return
@@ -490,15 +467,15 @@ def _shared(st, answer):
     closed = st[CLOSED]
     circled = np.int64(0)
     for s in range(n):
-        done, circle = _perform(st, s, st[PENDING + s], IN_SHARED_STEP, free)
-        st[PENDING + s] = done  # from here on: the targets s completed in the step
+        done, circle = _perform(st, s, st[pending_at(s)], IN_SHARED_STEP, free)
+        st[pending_at(s)] = done  # from here on: the targets s completed in the step
         if circle >= 0:
             circled |= np.int64(1) << circle
     leader = st[LEADER]
-    all_high = st[PARAMS + P_TIE_RULE] == TIE_ALL_HIGH
+    all_high = st[rule_at(P_TIE_RULE)] == TIE_ALL_HIGH
     union = np.int64(0)
     for s in range(n):
-        done = st[PENDING + s]
+        done = st[pending_at(s)]
         union |= done
         t = np.int64(0)
         while done:
@@ -508,7 +485,7 @@ def _shared(st, answer):
                     # rule 13, draft_order: only the earliest in the round's draft order
                     mine = (s - leader - 1) % n
                     for o in range(n):
-                        if o != s and (st[PENDING + o] >> t) & 1 and (o - leader - 1) % n < mine:
+                        if o != s and (st[pending_at(o)] >> t) & 1 and (o - leader - 1) % n < mine:
                             high = False
                 _complete(st, s, t, high)
             done >>= 1
@@ -616,7 +593,8 @@ def determinize(st, seat):
         return
     for s in range(st[STEP]):
         if s != seat:
-            st[PENDING + s] = checked_act(st, s, players.heuristics(st[SEATING + s], KIND_ACT, s, SUBJECT_SHARED, st))
+            answer = players.heuristics(st[seating_at(s)], KIND_ACT, s, SUBJECT_SHARED, st)
+            st[pending_at(s)] = checked_act(st, s, answer)
 
 
 @njit(cache=True)
@@ -630,9 +608,9 @@ def evaluate(st, seat):
     n = st[N_SEATS]
     other = -(2**40)
     for s in range(n):
-        if s != seat and st[SCORE + s] > other:
-            other = st[SCORE + s]
-    margin = st[SCORE + seat] - other
+        if s != seat and st[score_at(s)] > other:
+            other = st[score_at(s)]
+    margin = st[score_at(seat)] - other
     if st[END_REASON] >= 0:
         if st[WINNER] == seat:
             return VALUE_SCALE
@@ -646,7 +624,7 @@ def evaluate(st, seat):
 @njit(cache=True)
 def standing(st, seat):
     """Who is ahead, for the game-feel counters: the seat's points (rule 12)."""
-    return st[SCORE + seat]
+    return st[score_at(seat)]
 
 
 KERNEL = compile_kernel(

@@ -1,5 +1,5 @@
 """Tag City's rule parameters (RULES.md, "Parameters"); the kernel reads them at
-``state.PARAMS + P_*``: a choice as its index, a bool as 0/1."""
+``st[state.rule_at(P_*)]``: a choice as its index, a bool as 0/1."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from balance.game import Param, PlayerInfo
-from balance.state import N_SEATS, SCORE, draw_below, memory, player_param, remember
+from balance.state import N_SEATS, draw_below, memory, player_param, remember, score_at
 from sims.tagcity.params import P_SOCIAL_POINTS
 from sims.tagcity.state import (
     ACT_DRONE,
@@ -36,41 +36,39 @@ from sims.tagcity.state import (
     B_COLS,
     B_TARGETS,
     B_WORDS,
-    MAX_WORDS,
-    POOL_LONG,
-    ROW_OF,
-    SHEET,
-    TARGET_MASK,
-    lowest_bit,
-    DICE,
-    DRONE_POOL,
-    EMPTY,
-    FACES,
     FREE_CIRCLES,
     KIND_ASSIGN,
-    MAX_TARGETS,
     N_DICE,
     N_POOL,
     NO_VALUE,
-    PARAMS,
+    POOL_LONG,
     POOL_MAX,
-    RING,
     V1,
     V2,
-    WEIGHT,
     act,
     any_legal,
     best_cached,
     can_drone,
     count_legal,
+    dice_at,
     die_shape,
+    drone_pool_at,
     drone_cost,
+    empty_at,
+    faces_at,
+    lowest_bit,
     lowest_free_circle,
     lowest_offered,
     n_free_circles,
     nth_legal,
     offered,
+    ring_at,
+    row_of_at,
+    rule_at,
+    sheet_at,
+    target_mask_at,
     value_type,
+    weight_at,
 )
 
 VALUE_1 = np.int64(V1)  # greedy's value
@@ -95,9 +93,9 @@ def assign_by_value(st, seat, vtype):
     remember(st, seat, _SLOTS_DONE, np.int64(0))
     mask = 0
     for d in range(st[N_DICE]):
-        face = st[DICE + d] - 1
-        a = _slot_value(st, seat, st[FACES + 2 * face], vtype)
-        b = _slot_value(st, seat, st[FACES + 2 * face + 1], vtype)
+        face = st[dice_at(d)] - 1
+        a = _slot_value(st, seat, st[faces_at(face, 0)], vtype)
+        b = _slot_value(st, seat, st[faces_at(face, 1)], vtype)
         if b > a:
             mask |= 1 << d
     return mask
@@ -108,7 +106,7 @@ def _slot_value(st, seat, slot, vtype):
     done = memory(st, seat, _SLOTS_DONE)
     if (done >> slot) & 1:
         return memory(st, seat, slot)
-    _, value, _ = best_cached(st, seat, st[RING + slot], vtype)
+    _, value, _ = best_cached(st, seat, st[ring_at(slot)], vtype)
     remember(st, seat, slot, value)
     remember(st, seat, _SLOTS_DONE, done | (1 << slot))
     return value
@@ -147,7 +145,7 @@ def best_drone(st, seat, vtype):
     best_value = NO_VALUE
     best_gain = 0
     for i in range(st[N_POOL]):
-        p, value, gain = best_cached(st, seat, st[DRONE_POOL + i], vtype)
+        p, value, gain = best_cached(st, seat, st[drone_pool_at(i)], vtype)
         if p >= 0 and value > best_value:
             best_p = p
             best_value = value
@@ -167,22 +165,20 @@ def drone_gain_bound(st, seat):
     longest = st[POOL_LONG]
     cols = st[B_COLS]
     words = st[B_WORDS]
-    sheet = SHEET + seat * MAX_WORDS
-    empty = EMPTY + seat * MAX_TARGETS
     for t in range(st[B_TARGETS]):
-        e = st[empty + t]
-        if e < 1 or e > largest or st[WEIGHT + t] <= 0:
+        e = st[empty_at(seat, t)]
+        if e < 1 or e > largest or st[weight_at(t)] <= 0:
             continue
         r_lo = 1 << 20
         r_hi = -1
         c_lo = 1 << 20
         c_hi = -1
         for k in range(words):
-            m = st[TARGET_MASK + t * MAX_WORDS + k] & ~st[sheet + k]
+            m = st[target_mask_at(t, k)] & ~st[sheet_at(seat, k)]
             while m != 0:
                 x = 64 * k + lowest_bit(m)
                 m &= m - 1
-                r = st[ROW_OF + x]
+                r = st[row_of_at(x)]
                 c = x - r * cols
                 r_lo = min(r_lo, r)
                 r_hi = max(r_hi, r)
@@ -191,14 +187,14 @@ def drone_gain_bound(st, seat):
         h = r_hi - r_lo + 1
         w = c_hi - c_lo + 1
         if h + w - 1 <= largest and max(h, w) <= longest:
-            bound += st[WEIGHT + t]
+            bound += st[weight_at(t)]
     return bound
 
 
 @njit(cache=True)
 def social_now(st):
     """Points a social action scores now (0 with no free circle)."""
-    return st[PARAMS + P_SOCIAL_POINTS] if st[FREE_CIRCLES] != 0 else 0
+    return st[rule_at(P_SOCIAL_POINTS)] if st[FREE_CIRCLES] != 0 else 0
 
 
 @njit(cache=True)
@@ -257,9 +253,9 @@ def stuck(st, seat, vtype):
 @njit(cache=True)
 def leads(st, seat):
     """``seat``'s score is strictly above every other seat's."""
-    mine = st[SCORE + seat]
+    mine = st[score_at(seat)]
     for s in range(st[N_SEATS]):
-        if s != seat and st[SCORE + s] >= mine:
+        if s != seat and st[score_at(s)] >= mine:
             return False
     return True
 
@@ -297,7 +293,7 @@ def random_player(kind, seat, subject, st):
     n_drone_shapes = 0
     if can_drone(st, seat):
         for i in range(st[N_POOL]):
-            if any_legal(st, seat, st[DRONE_POOL + i]):
+            if any_legal(st, seat, st[drone_pool_at(i)]):
                 n_drone_shapes += 1
     n_kinds = 1 + (1 if paint_ok else 0) + (1 if n_drone_shapes > 0 else 0)
     k = draw_below(st, np.int64(n_kinds))
@@ -310,7 +306,7 @@ def random_player(kind, seat, subject, st):
         if k == 0:
             j = draw_below(st, np.int64(n_drone_shapes))
             for i in range(st[N_POOL]):
-                s = st[DRONE_POOL + i]
+                s = st[drone_pool_at(i)]
                 if any_legal(st, seat, s):
                     if j == 0:
                         m = draw_below(st, np.int64(count_legal(st, seat, s)))

@@ -1,52 +1,21 @@
-"""Tag City's state: the shared header (balance.state), then these regions::
+"""Tag City's state: the shared header (balance.state), then the regions
+declared below with ``LAYOUT`` (each with its name, shape and meaning;
+``balance.state.describe(st, LAYOUT)`` prints a state by them):
 
-    static (the image: rules and board, set once per state)
-      PARAMS         the rule parameters, params.P_* order (a choice as its index)
-      BOARD          board scalars, B_* below (sizes, the value scale, where the
-                     placement table starts and its record layout)
-      TARGET_HIGH, TARGET_LOW, TARGET_SIZE   per target: rows 0..R-1, columns
-                     R..R+C-1, districts R+C.. (district index = position in
-                     district_names); at most MAX_TARGETS
-      REMOTE         the remote's values (sheet.remote)
-      RING_A, CENTRE, POOL_B   tile indices (index = position in [shapes])
-      FACES          faces[2*(v-1) + j]: the two ring slots beside die face v
-      SHAPE_FIRST, SHAPE_COUNT, SHAPE_SIZE   per tile: its placements
-                     first .. first+count-1 (below) and its number of cells
-      INV            INV[e] = L // e for e = 1..longest target (B_SCALE = L)
-    dynamic (reset to zero before every game)
-      PHASE, LEADER, STEP       where the round stands (PH_* below; STEP = the
-                                draft position 0..N-1, or the seat asked in the
-                                shared step)
-      N_DICE, DICE, SLOT        the round's dice (1..6, roll order) and the ring
-                                slot each sits on
-      TAKEN                     bit d: die d was taken in the draft (in the
-                                shared step the one die not taken is offered)
-      FIRST_END                 1 + the first end reason that held (0: none yet)
-      FREE_CIRCLES              bit c: social circle c is free
-      CLOSED                    bit t: target t has been completed by someone
-                                (its high value is gone); N_CLOSED counts them
-      WEIGHT                    per target: the value it is worth now (high
-                                while open, else low)
-      RING                      per ring slot: its tile this game (side B: drawn)
-      POOL_ORDER                side B: the shuffled pool_b (tile indices)
-      DRONE_POOL, N_POOL, POOL_MAX   the tiles a drone may draw, in HQ order,
-                                each once, and the largest one's cell count
-      SHEET                     per seat, B_WORDS words: bit (cell & 63) of word
-                                (cell >> 6) set = painted (cell = row*cols + col)
-      EMPTY                     per seat and target: empty cells left
-      TARGET_PTS, DRONE_PTS, SOCIAL_PTS, DRONES, SOCIALS   per seat: points by
-                                source, drones used, social circles circled (the
-                                score, their sum, is the header's SCORE)
-      PENDING                   per seat: its answer in the shared step, applied
-                                once every seat has answered
-      HEAT                      per cell: seats that painted it this game (the
-                                per-cell heatmap, summed over games by the engine)
-    static, board-sized (after the dynamic span)
-      the placement table       one record of B_STRIDE slots per placement, from
-                                st[B_PLACE_AT]: mask words, tile, the targets it
-                                touches with cell counts, its sides on the
-                                sheet's edge, its outside neighbours with
-                                multiplicity, its cells (R_* offsets in BOARD)
+* static (the image: rules and board, set once per state): the rule
+  parameters, the board's scalars (sizes, the value scale, the placement
+  record's field offsets ``rec_*``), the target, tile, ring, face and cell
+  tables, the orientation records (``O_*`` fields), and the placement table,
+  a placed region (its size is the board's: one record of ``stride`` slots
+  per placement, after the dynamic span);
+* dynamic (reset to zero before every game): where the round stands, the
+  dice, the ring and the drone pool of this game, each seat's sheet (bit
+  words), empty cells per target, points by source, the shared step's
+  answers, the players' per-cell values and caches, and the heatmap.
+
+Offsets are computed only by the regions' compiled helpers, bound below
+(``st[weight_at(t)]``, ``st[sheet_at(seat, w)]``,
+``st[placement_at(st, p, st[R_NPAIRS] + 1 + k)]``, ...).
 
 Decisions (``kind``, ``subject``):
 
@@ -79,7 +48,7 @@ from numba.extending import intrinsic
 from llvmlite import ir
 
 from balance.errors import UserError
-from balance.state import SCORE, Layout
+from balance.state import HEAT_AT, HEAT_CELLS, Layout, score_at
 from sims.tagcity.board import (
     MAX_CENTRE,
     MAX_RING,
@@ -109,89 +78,155 @@ O_SPAN = 2
 O_OFFSETS = 3
 O_VALID = O_OFFSETS + MAX_TILE_CELLS
 O_STRIDE = O_VALID + MAX_WORDS
+MAX_ORIENTS = MAX_TILES * 8  # a tile has at most 8 orientations
 
 LAYOUT = Layout()
-PARAMS = LAYOUT.static(N_PARAMS)
-BOARD = LAYOUT.static(32)
-TARGET_HIGH = LAYOUT.static(MAX_TARGETS)
-TARGET_LOW = LAYOUT.static(MAX_TARGETS)
-TARGET_SIZE = LAYOUT.static(MAX_TARGETS)
-REMOTE = LAYOUT.static(MAX_REMOTE)
-RING_A = LAYOUT.static(MAX_RING)
-CENTRE = LAYOUT.static(MAX_CENTRE)
-POOL_B = LAYOUT.static(MAX_TILES)
-FACES = LAYOUT.static(12)
-SHAPE_FIRST = LAYOUT.static(MAX_TILES)
-SHAPE_COUNT = LAYOUT.static(MAX_TILES)
-SHAPE_SIZE = LAYOUT.static(MAX_TILES)
-INV = LAYOUT.static(MAX_LONGEST + 1)
-ROW_OF = LAYOUT.static(MAX_CELLS)  # cell -> its row
-CELL_DISTRICT = LAYOUT.static(MAX_CELLS)  # cell -> its district
-EDGE_OF = LAYOUT.static(MAX_CELLS)  # cell -> its sides on the sheet's edge
-TARGET_MASK = LAYOUT.static(MAX_TARGETS * MAX_WORDS)  # per target: its cells as bit words
-SHAPE_LONG = LAYOUT.static(MAX_TILES)  # per tile: the longer side of its bounding box
-ORIENT_FIRST = LAYOUT.static(MAX_TILES)  # per tile: its first orientation record
-ORIENT_COUNT = LAYOUT.static(MAX_TILES)  # per tile: its orientations
-ORIENTS = LAYOUT.static(MAX_TILES * 8 * O_STRIDE)  # orientation records, O_* fields
+PARAMS = LAYOUT.static("params", (N_PARAMS,), "the rule parameters, params.P_* order (a choice as its index)")
+# Board scalars (sizes, the value scale, the placement table's record layout)
+B_ROWS = LAYOUT.static("rows", (), "rows of the sheet")
+B_COLS = LAYOUT.static("cols", (), "columns of the sheet")
+B_CELLS = LAYOUT.static("cells", (), "cells of the sheet (cell = row * cols + col)")
+B_WORDS = LAYOUT.static("words", (), "int64 words of a sheet's bit mask (bit cell & 63 of word cell >> 6)")
+B_TARGETS = LAYOUT.static("targets", (), "targets: rows, then columns, then districts")
+B_DISTRICTS = LAYOUT.static("districts", (), "districts of the sheet")
+B_SHAPES = LAYOUT.static("shapes", (), "tiles of the board")
+B_RING = LAYOUT.static("ring_len", (), "ring slots")
+B_CENTRE = LAYOUT.static("centre_len", (), "centre tiles")
+B_POOL_B = LAYOUT.static("pool_b_len", (), "tiles of pool_b (side B)")
+B_REMOTE = LAYOUT.static("remote_len", (), "boxes of the remote")
+B_SCALE = LAYOUT.static("scale", (), "the value scale L (every 1 / e is a multiple of 1 / L)")
+B_STRIDE = LAYOUT.static("stride", (), "slots of a placement record")
+B_N_PLACE = LAYOUT.static("n_place", (), "placements (records) of the placement table")
+R_MASK = LAYOUT.static("rec_mask", (), "record field: the placement's cells as B_WORDS bit words (at 0)")
+R_NCELLS = LAYOUT.static("rec_cells", (), "record field: number of cells, then the cells")
+R_NPAIRS = LAYOUT.static(
+    "rec_pairs", (), "record field: number of (target, count) pairs, then the pairs (target * K_STRIDE + count)"
+)
+R_EDGE = LAYOUT.static("rec_edge", (), "record field: sides on the sheet's edge")
+R_NLEV = LAYOUT.static(
+    "rec_levels", (), "record field: levels, then per level l B_WORDS words: the outside cells touching >= l+1 cells"
+)
+R_SHAPE = LAYOUT.static("rec_shape", (), "record field: the tile")
+B_LONGEST = LAYOUT.static("longest", (), "the longest target (cells)")
+B_TILE_CELLS = LAYOUT.static("tile_cells", (), "the largest tile's cell count")
+PLACEMENTS = LAYOUT.placed(
+    "placements",
+    ("n_place", "stride"),
+    "the placement table of the orientation rule in force: one record per placement, fields at the rec_* offsets",
+)
+TARGET_HIGH = LAYOUT.static("target_high", (MAX_TARGETS,), "per target: its high value (rows, columns, districts)")
+TARGET_LOW = LAYOUT.static("target_low", (MAX_TARGETS,), "per target: its low value")
+TARGET_SIZE = LAYOUT.static("target_size", (MAX_TARGETS,), "per target: its cells")
+REMOTE = LAYOUT.static("remote", (MAX_REMOTE,), "the remote's box values (sheet.remote)")
+RING_A = LAYOUT.static("ring_a", (MAX_RING,), "side A's ring: a tile per slot (index = position in [shapes])")
+CENTRE = LAYOUT.static("centre", (MAX_CENTRE,), "the centre's tiles")
+POOL_B = LAYOUT.static("pool_b", (MAX_TILES,), "side B's pool, in the board's order")
+FACES = LAYOUT.static("faces", (6, 2), "per die face v - 1: the two ring slots beside it")
+SHAPE_FIRST = LAYOUT.static("shape_first", (MAX_TILES,), "per tile: its first placement")
+SHAPE_COUNT = LAYOUT.static("shape_count", (MAX_TILES,), "per tile: its placements (first .. first + count - 1)")
+SHAPE_SIZE = LAYOUT.static("shape_size", (MAX_TILES,), "per tile: its cells")
+INV = LAYOUT.static("inv", (MAX_LONGEST + 1,), "inv[e] = L // e for e = 1 .. the longest target")
+ROW_OF = LAYOUT.static("row_of", (MAX_CELLS,), "per cell: its row")
+CELL_DISTRICT = LAYOUT.static("cell_district", (MAX_CELLS,), "per cell: its district")
+EDGE_OF = LAYOUT.static("edge_of", (MAX_CELLS,), "per cell: its sides on the sheet's edge")
+TARGET_MASK = LAYOUT.static("target_mask", (MAX_TARGETS, MAX_WORDS), "per target: its cells as bit words")
+SHAPE_LONG = LAYOUT.static("shape_long", (MAX_TILES,), "per tile: the longer side of its bounding box")
+ORIENT_FIRST = LAYOUT.static("orient_first", (MAX_TILES,), "per tile: its first orientation record")
+ORIENT_COUNT = LAYOUT.static("orient_count", (MAX_TILES,), "per tile: its orientations")
+ORIENTS = LAYOUT.static("orients", (MAX_ORIENTS, O_STRIDE), "orientation records (O_* fields)")
 
-PHASE = LAYOUT.dynamic(1)
-LEADER = LAYOUT.dynamic(1)
-STEP = LAYOUT.dynamic(1)
-N_DICE = LAYOUT.dynamic(1)
-TAKEN = LAYOUT.dynamic(1)
-FIRST_END = LAYOUT.dynamic(1)
-FREE_CIRCLES = LAYOUT.dynamic(1)
-CLOSED = LAYOUT.dynamic(1)
-N_CLOSED = LAYOUT.dynamic(1)
-N_POOL = LAYOUT.dynamic(1)
-POOL_MAX = LAYOUT.dynamic(1)
-POOL_LONG = LAYOUT.dynamic(1)  # the longest bounding-box side of a drone pool tile
-DICE = LAYOUT.dynamic(MAX_DICE)
-SLOT = LAYOUT.dynamic(MAX_DICE)
-WEIGHT = LAYOUT.dynamic(MAX_TARGETS)
-RING = LAYOUT.dynamic(MAX_RING)
-POOL_ORDER = LAYOUT.dynamic(MAX_TILES)
-DRONE_POOL = LAYOUT.dynamic(MAX_POOL)
-SHEET = LAYOUT.dynamic(MAX_PLAYERS * MAX_WORDS)
-EMPTY = LAYOUT.dynamic(MAX_PLAYERS * MAX_TARGETS)
-TARGET_PTS = LAYOUT.dynamic(MAX_PLAYERS)
-DRONE_PTS = LAYOUT.dynamic(MAX_PLAYERS)
-SOCIAL_PTS = LAYOUT.dynamic(MAX_PLAYERS)
-DRONES = LAYOUT.dynamic(MAX_PLAYERS)
-SOCIALS = LAYOUT.dynamic(MAX_PLAYERS)
-PENDING = LAYOUT.dynamic(MAX_PLAYERS)
-CELL_V1 = LAYOUT.dynamic(MAX_PLAYERS * MAX_CELLS)  # per seat and cell: what painting it adds to V1 (times 2L)
-CELL_V2 = LAYOUT.dynamic(MAX_PLAYERS * MAX_CELLS)  # ... to V2 (times 2L), its contact included
-NEAR = LAYOUT.dynamic(MAX_PLAYERS * K_STRIDE * MAX_WORDS)  # per seat and z: empty cells of targets z cells may complete
-SHEET_VERSION = LAYOUT.dynamic(MAX_PLAYERS)  # per seat: paints so far (the cache's key)
-WEIGHT_VERSION = LAYOUT.dynamic(1)  # targets closed so far (the cache's key)
-BEST = LAYOUT.dynamic(MAX_PLAYERS * 3 * MAX_TILES * 4)  # per seat, value (V1, V2, a player's own), tile: key, placement, value, gain
-HEAT = LAYOUT.size  # the last dynamic region; its size is the board's (encode)
+PHASE = LAYOUT.dynamic("phase", (), "where the round stands (PH_*)")
+LEADER = LAYOUT.dynamic("leader", (), "the round's leader")
+STEP = LAYOUT.dynamic("step", (), "the draft position 0..N-1, or the seat asked in the shared step")
+N_DICE = LAYOUT.dynamic("n_dice", (), "the round's dice")
+TAKEN = LAYOUT.dynamic("taken", (), "bit d: die d was taken in the draft (the one not taken is shared)")
+FIRST_END = LAYOUT.dynamic("first_end", (), "1 + the first end reason that held (0: none yet)")
+FREE_CIRCLES = LAYOUT.dynamic("free_circles", (), "bit c: social circle c is free")
+CLOSED = LAYOUT.dynamic("closed", (), "bit t: target t has been completed by someone (its high value is gone)")
+N_CLOSED = LAYOUT.dynamic("n_closed", (), "targets closed")
+N_POOL = LAYOUT.dynamic("n_pool", (), "tiles in the drone pool")
+POOL_MAX = LAYOUT.dynamic("pool_max", (), "the largest drone pool tile's cell count")
+POOL_LONG = LAYOUT.dynamic("pool_long", (), "the longest bounding-box side of a drone pool tile")
+DICE = LAYOUT.dynamic("dice", (MAX_DICE,), "the round's dice (1..6, roll order)")
+SLOT = LAYOUT.dynamic("slot", (MAX_DICE,), "per die: the ring slot it sits on")
+WEIGHT = LAYOUT.dynamic("weight", (MAX_TARGETS,), "per target: the value it is worth now (high while open, else low)")
+RING = LAYOUT.dynamic("ring", (MAX_RING,), "per ring slot: its tile this game (side B: drawn)")
+POOL_ORDER = LAYOUT.dynamic("pool_order", (MAX_TILES,), "side B: the shuffled pool_b (tile indices)")
+DRONE_POOL = LAYOUT.dynamic("drone_pool", (MAX_POOL,), "the tiles a drone may draw, in HQ order, each once")
+SHEET = LAYOUT.dynamic(
+    "sheet", (MAX_PLAYERS, MAX_WORDS), "per seat, its painted cells: bit (cell & 63) of word (cell >> 6)"
+)
+EMPTY = LAYOUT.dynamic("empty", (MAX_PLAYERS, MAX_TARGETS), "per seat and target: empty cells left")
+TARGET_PTS = LAYOUT.dynamic("target_pts", (MAX_PLAYERS,), "per seat: points from targets")
+DRONE_PTS = LAYOUT.dynamic("drone_pts", (MAX_PLAYERS,), "per seat: points from remote boxes (drones)")
+SOCIAL_PTS = LAYOUT.dynamic("social_pts", (MAX_PLAYERS,), "per seat: points from social circles")
+DRONES = LAYOUT.dynamic("drones", (MAX_PLAYERS,), "per seat: drones used")
+SOCIALS = LAYOUT.dynamic("socials", (MAX_PLAYERS,), "per seat: social circles circled")
+PENDING = LAYOUT.dynamic(
+    "pending", (MAX_PLAYERS,), "per seat: its answer in the shared step (then the targets it completed there)"
+)
+CELL_VALUE = LAYOUT.dynamic(
+    "cell_value",
+    (2, MAX_PLAYERS, MAX_CELLS),
+    "per value (V1, V2), seat and cell: what painting the cell adds to it (times 2L; V2's with its contact)",
+)
+NEAR = LAYOUT.dynamic(
+    "near", (MAX_PLAYERS, K_STRIDE, MAX_WORDS), "per seat and z: empty cells of the targets z cells may complete"
+)
+SHEET_VERSION = LAYOUT.dynamic("sheet_version", (MAX_PLAYERS,), "per seat: paints so far (best_cached's key)")
+WEIGHT_VERSION = LAYOUT.dynamic("weight_version", (), "targets closed so far (best_cached's key)")
+BEST = LAYOUT.dynamic(
+    "best",
+    (MAX_PLAYERS, 3, MAX_TILES, 4),
+    "best_cached: per seat, value (V1, V2, a player's own) and tile: key, placement, value, gain",
+)
+HEAT = LAYOUT.dynamic(
+    "heat", (MAX_CELLS,), "per cell: seats that painted it this game (the heatmap: the header's HEAT_AT/HEAT_CELLS)"
+)
 
-# Board scalars: st[BOARD + k]
-B_ROWS = BOARD + 0
-B_COLS = BOARD + 1
-B_CELLS = BOARD + 2
-B_WORDS = BOARD + 3
-B_TARGETS = BOARD + 4
-B_DISTRICTS = BOARD + 5
-B_SHAPES = BOARD + 6
-B_RING = BOARD + 7
-B_CENTRE = BOARD + 8
-B_POOL_B = BOARD + 9
-B_REMOTE = BOARD + 10
-B_SCALE = BOARD + 11  # L
-B_PLACE_AT = BOARD + 12
-B_STRIDE = BOARD + 13
-B_N_PLACE = BOARD + 14
-R_SHAPE = BOARD + 15  # record offsets: tile
-R_NPAIRS = BOARD + 16  # number of (target, count) pairs, then the pairs (target * K_STRIDE + count)
-R_EDGE = BOARD + 17  # sides on the sheet's edge
-R_NLEV = BOARD + 18  # levels, then per level l B_WORDS mask words: the outside cells touching >= l+1 cells
-R_NCELLS = BOARD + 19  # number of cells, then the cells
-B_LONGEST = BOARD + 20
-B_TILE_CELLS = BOARD + 21  # the largest tile's cell count
-R_MASK = BOARD + 22  # the placement's cells as B_WORDS bit words
+# Compiled helpers (st[weight_at(t)], st[sheet_at(seat, w)], st[placement_at(st, p, field)], ...)
+rule_at = PARAMS.index  # st[rule_at(P_X)]: a rule parameter
+placement_at = PLACEMENTS.index  # st[placement_at(st, p, st[R_X] + k)]: a field of placement p's record
+placement_row = PLACEMENTS.row  # placement p's record
+target_high_at = TARGET_HIGH.index
+target_low_at = TARGET_LOW.index
+target_size_at = TARGET_SIZE.index
+remote_at = REMOTE.index
+ring_a_at = RING_A.index
+centre_at = CENTRE.index
+pool_b_at = POOL_B.index
+faces_at = FACES.index  # st[faces_at(v - 1, j)]
+shape_first_at = SHAPE_FIRST.index
+shape_count_at = SHAPE_COUNT.index
+shape_size_at = SHAPE_SIZE.index
+inv_at = INV.index
+row_of_at = ROW_OF.index
+cell_district_at = CELL_DISTRICT.index
+edge_of_at = EDGE_OF.index
+target_mask_at = TARGET_MASK.index  # st[target_mask_at(t, k)]
+shape_long_at = SHAPE_LONG.index
+orient_first_at = ORIENT_FIRST.index
+orient_count_at = ORIENT_COUNT.index
+orient_at = ORIENTS.index  # st[orient_at(o, O_X)]: a field of orientation record o
+dice_at = DICE.index
+slot_at = SLOT.index
+weight_at = WEIGHT.index
+ring_at = RING.index
+pool_order_at = POOL_ORDER.index
+drone_pool_at = DRONE_POOL.index
+sheet_at = SHEET.index  # st[sheet_at(seat, w)]
+empty_at = EMPTY.index  # st[empty_at(seat, t)]
+target_pts_at = TARGET_PTS.index
+drone_pts_at = DRONE_PTS.index
+social_pts_at = SOCIAL_PTS.index
+drones_at = DRONES.index
+socials_at = SOCIALS.index
+pending_at = PENDING.index
+cell_value_at = CELL_VALUE.index  # st[cell_value_at(V1, seat, x)]
+near_at = NEAR.index  # st[near_at(seat, z, k)]
+sheet_version_at = SHEET_VERSION.index
+best_at = BEST.index  # st[best_at(seat, v, tile, field)]
+heat_cell_at = HEAT.index
 
 # Phases of a round
 PH_SETUP = 0
@@ -216,14 +251,6 @@ END_SOCIAL = 1
 END_DRONES = 2
 END_ROUND_LIMIT = 3
 
-# Trace rows (balance.state.event: kind, turn, six values)
-EV_ROLL = np.int64(1)  # leader, then dice 0..4 (0 = no die)
-EV_ASSIGN = np.int64(2)  # leader, then slots 0..4
-EV_ACTION = np.int64(3)  # seat | die << 4 | shared << 8 | kind << 12, arg, box, points, score
-EV_COMPLETE = np.int64(4)  # seat, target, high, points, score
-EV_END = np.int64(5)  # winner, reason, conditions mask
-
-
 # --------------------------------------------------------------------------- the image
 def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarray:
     """The state image for these rules and this board: the static regions and
@@ -235,12 +262,11 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
         )
     words, stride, records, rec = _table(board, params["orientations"])
     layout = LAYOUT.copy()
-    heat = layout.heat(board.n_cells)
-    assert heat == HEAT
-    place_at = layout.static(records.size)
+    layout.place(PLACEMENTS, records.size)
     image = layout.image()
-    for i, p in enumerate(PARAM_DECLS):
-        image[PARAMS + i] = p.encode(params[p.name])
+    image[HEAT_AT] = HEAT  # the heatmap: the first n_cells slots of the region
+    image[HEAT_CELLS] = board.n_cells
+    PARAMS.put(image, [p.encode(params[p.name]) for p in PARAM_DECLS])
     scale, _ = value_scale(board)
     longest = max(board.rows, board.cols, *board.district_sizes())
     image[B_ROWS] = board.rows
@@ -255,7 +281,6 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
     image[B_POOL_B] = len(board.pool_b)
     image[B_REMOTE] = len(board.remote)
     image[B_SCALE] = scale
-    image[B_PLACE_AT] = place_at
     image[B_STRIDE] = stride
     image[B_N_PLACE] = records.size // stride
     image[R_SHAPE] = rec["shape"]
@@ -266,52 +291,63 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
     image[R_NCELLS] = rec["ncells"]
     image[B_LONGEST] = longest
     image[B_TILE_CELLS] = max(len(cells) for _, cells in board.shapes)
+    target_high = _of(image, TARGET_HIGH)
+    target_low = _of(image, TARGET_LOW)
+    target_mask = _of(image, TARGET_MASK)
     for t in range(board.n_targets):
         high, low = board.target_values(t)
-        image[TARGET_HIGH + t] = high
-        image[TARGET_LOW + t] = low
-        image[TARGET_SIZE + t] = len(board.target_cells(t))
-        image[TARGET_MASK + t * MAX_WORDS : TARGET_MASK + t * MAX_WORDS + words] = _mask(board.target_cells(t), words)
-    image[REMOTE : REMOTE + len(board.remote)] = board.remote
+        target_high[t] = high
+        target_low[t] = low
+        _of(image, TARGET_SIZE)[t] = len(board.target_cells(t))
+        target_mask[t, :words] = _mask(board.target_cells(t), words)
+    _of(image, REMOTE)[: len(board.remote)] = board.remote
     names = board.shape_names
-    image[RING_A : RING_A + len(board.ring_a)] = [names.index(x) for x in board.ring_a]
-    image[CENTRE : CENTRE + len(board.centre)] = [names.index(x) for x in board.centre]
-    image[POOL_B : POOL_B + len(board.pool_b)] = [names.index(x) for x in board.pool_b]
+    _of(image, RING_A)[: len(board.ring_a)] = [names.index(x) for x in board.ring_a]
+    _of(image, CENTRE)[: len(board.centre)] = [names.index(x) for x in board.centre]
+    _of(image, POOL_B)[: len(board.pool_b)] = [names.index(x) for x in board.pool_b]
+    faces = _of(image, FACES)
     for v, (a, b) in enumerate(board.faces):
-        image[FACES + 2 * v] = a
-        image[FACES + 2 * v + 1] = b
+        faces[v] = (a, b)
     place = placements(board, params["orientations"])
     for s, (_, cells) in enumerate(board.shapes):
-        image[SHAPE_FIRST + s] = place.first[s]
-        image[SHAPE_COUNT + s] = place.count[s]
-        image[SHAPE_SIZE + s] = len(cells)
-        image[SHAPE_LONG + s] = (
+        _of(image, SHAPE_FIRST)[s] = place.first[s]
+        _of(image, SHAPE_COUNT)[s] = place.count[s]
+        _of(image, SHAPE_SIZE)[s] = len(cells)
+        _of(image, SHAPE_LONG)[s] = (
             max(
                 max(r for r, _ in cells) - min(r for r, _ in cells), max(c for _, c in cells) - min(c for _, c in cells)
             )
             + 1
         )
+    inv = _of(image, INV)
     for e in range(1, longest + 1):
-        image[INV + e] = scale // e
+        inv[e] = scale // e
+    row_of, cell_district, edge_of = _of(image, ROW_OF), _of(image, CELL_DISTRICT), _of(image, EDGE_OF)
     for x in range(board.n_cells):
         r, c = divmod(x, board.cols)
-        image[ROW_OF + x] = r
-        image[CELL_DISTRICT + x] = board.cell_district[x]
-        image[EDGE_OF + x] = (r == 0) + (r == board.rows - 1) + (c == 0) + (c == board.cols - 1)
+        row_of[x] = r
+        cell_district[x] = board.cell_district[x]
+        edge_of[x] = (r == 0) + (r == board.rows - 1) + (c == 0) + (c == board.cols - 1)
     for s in range(len(board.shapes)):
-        image[ORIENT_FIRST + s] = place.orient_first[s]
-        image[ORIENT_COUNT + s] = place.orient_count[s]
+        _of(image, ORIENT_FIRST)[s] = place.orient_first[s]
+        _of(image, ORIENT_COUNT)[s] = place.orient_count[s]
+    orients = _of(image, ORIENTS)
     for o, (_, first, cells, h, w) in enumerate(place.orients):
-        at = ORIENTS + o * O_STRIDE
-        image[at + O_FIRST] = first
-        image[at + O_CELLS] = len(cells)
-        image[at + O_SPAN] = board.cols - w + 1
+        record = orients[o]
+        record[O_FIRST] = first
+        record[O_CELLS] = len(cells)
+        record[O_SPAN] = board.cols - w + 1
         for j, (r, c) in enumerate(cells):
-            image[at + O_OFFSETS + j] = r * board.cols + c
+            record[O_OFFSETS + j] = r * board.cols + c
         corners = [r0 * board.cols + c0 for r0 in range(board.rows - h + 1) for c0 in range(board.cols - w + 1)]
-        image[at + O_VALID : at + O_VALID + words] = _mask(corners, words)
-    image[place_at : place_at + records.size] = records
+        record[O_VALID : O_VALID + words] = _mask(corners, words)
+    PLACEMENTS.put(image, records)
     return image
+
+
+def _of(image: np.ndarray, region: Any) -> np.ndarray:
+    """A fixed region of ``image`` as a view of its shape (written through)."""
+    return image[region.slots].reshape(region.shape)
 
 
 @lru_cache(maxsize=32)
@@ -492,7 +528,7 @@ def lowest_offered(st):
 @njit(cache=True)
 def die_shape(st, die):
     """The tile on the ring slot die ``die`` sits on."""
-    return st[RING + st[SLOT + die]]
+    return st[ring_at(st[slot_at(die)])]
 
 
 @njit(cache=True)
@@ -519,48 +555,41 @@ def n_free_circles(st):
 @njit(cache=True)
 def can_drone(st, seat):
     """``seat`` has a free box on its remote."""
-    return st[DRONES + seat] < st[PARAMS + P_DRONE_BOXES]
+    return st[drones_at(seat)] < st[rule_at(P_DRONE_BOXES)]
 
 
 @njit(cache=True)
 def drone_cost(st, seat):
     """The value of ``seat``'s next remote box (its first free one)."""
-    return st[REMOTE + st[DRONES + seat]]
+    return st[remote_at(st[drones_at(seat)])]
 
 
 @njit(cache=True)
 def in_drone_pool(st, shape):
     for i in range(st[N_POOL]):
-        if st[DRONE_POOL + i] == shape:
+        if st[drone_pool_at(i)] == shape:
             return True
     return False
 
 
 @njit(cache=True)
-def record(st, p):
-    """Offset of placement ``p``'s record."""
-    return st[B_PLACE_AT] + p * st[B_STRIDE]
-
-
-@njit(cache=True)
 def placement_shape(st, p):
-    return st[record(st, p) + st[R_SHAPE]]
+    return st[placement_at(st, p, st[R_SHAPE])]
 
 
 @njit(cache=True)
 def legal(st, seat, p):
     """Placement ``p`` fits on ``seat``'s sheet: none of its cells painted."""
-    at = record(st, p) + st[R_MASK]
-    sheet = SHEET + seat * MAX_WORDS
+    r_mask = st[R_MASK]
     for w in range(st[B_WORDS]):
-        if st[at + w] & st[sheet + w]:
+        if st[placement_at(st, p, r_mask + w)] & st[sheet_at(seat, w)]:
             return False
     return True
 
 
 @njit(cache=True)
 def painted(st, seat, cell):
-    return (st[SHEET + seat * MAX_WORDS + (cell >> 6)] >> (cell & 63)) & 1
+    return (st[sheet_at(seat, cell >> 6)] >> (cell & 63)) & 1
 
 
 @njit(cache=True)
@@ -568,56 +597,50 @@ def placement_value(st, seat, p, vtype):
     """(value, gain) of placement ``p`` for ``seat`` (RULES.md, "Players"), as
     exact integers: V1 = 2L (10 gain + progress) for ``vtype`` V1, V2 = 2L (3
     gain + progress + 0.5 contact) for V2; ``gain`` in points."""
-    at = record(st, p)
     scale = st[B_SCALE]
-    empty = EMPTY + seat * MAX_TARGETS
     gain = 0
     prog = 0
-    base = at + st[R_NPAIRS]
-    for k in range(st[base]):
-        pair = st[base + 1 + k]
+    r_pairs = st[R_NPAIRS]
+    for k in range(st[placement_at(st, p, r_pairs)]):
+        pair = st[placement_at(st, p, r_pairs + 1 + k)]
         t = pair // K_STRIDE
         n = pair % K_STRIDE
-        e = st[empty + t]
-        w = st[WEIGHT + t]
+        e = st[empty_at(seat, t)]
+        w = st[weight_at(t)]
         if n == e:
             gain += w
         else:
-            prog += w * n * st[INV + e]
+            prog += w * n * st[inv_at(e)]
     g, c = value_weights(vtype)
     if c == 0:
         return 2 * g * scale * gain + 2 * prog, gain
-    return 2 * g * scale * gain + 2 * prog + c * scale * contact_of(st, seat, at), gain
+    return 2 * g * scale * gain + 2 * prog + c * scale * contact_of(st, seat, p), gain
 
 
 @njit(cache=True)
 def placement_gain(st, seat, p):
     """Points placement ``p`` scores now for ``seat``: the values of the targets
     it completes."""
-    at = record(st, p)
-    empty = EMPTY + seat * MAX_TARGETS
     gain = 0
-    base = at + st[R_NPAIRS]
-    for k in range(st[base]):
-        pair = st[base + 1 + k]
+    r_pairs = st[R_NPAIRS]
+    for k in range(st[placement_at(st, p, r_pairs)]):
+        pair = st[placement_at(st, p, r_pairs + 1 + k)]
         t = pair // K_STRIDE
-        if pair % K_STRIDE == st[empty + t]:
-            gain += st[WEIGHT + t]
+        if pair % K_STRIDE == st[empty_at(seat, t)]:
+            gain += st[weight_at(t)]
     return gain
 
 
 @njit(cache=True)
-def contact_of(st, seat, at):
-    """Sides of the placement at record ``at`` against the sheet's edge or a
-    painted cell of ``seat``'s sheet (a painted cell touching two of its cells
-    counts twice)."""
-    c = st[at + st[R_EDGE]]
-    base = at + st[R_NLEV] + 1
+def contact_of(st, seat, p):
+    """Sides of placement ``p`` against the sheet's edge or a painted cell of
+    ``seat``'s sheet (a painted cell touching two of its cells counts twice)."""
+    c = st[placement_at(st, p, st[R_EDGE])]
+    r_lev = st[R_NLEV]
     words = st[B_WORDS]
-    sheet = SHEET + seat * MAX_WORDS
-    for lev in range(st[at + st[R_NLEV]]):
+    for lev in range(st[placement_at(st, p, r_lev)]):
         for w in range(words):
-            c += popcount(st[sheet + w] & st[base + lev * words + w])
+            c += popcount(st[sheet_at(seat, w)] & st[placement_at(st, p, r_lev + 1 + lev * words + w)])
     return c
 
 
@@ -630,55 +653,49 @@ def init_cell_values(st, seat):
     cols = st[B_COLS]
     rows = st[B_ROWS]
     scale = st[B_SCALE]
-    empty = EMPTY + seat * MAX_TARGETS
     for x in range(st[B_CELLS]):
-        r = st[ROW_OF + x]
+        r = st[row_of_at(x)]
         v = 0
-        for t in (r, rows + x - r * cols, rows + cols + st[CELL_DISTRICT + x]):
-            v += 2 * st[WEIGHT + t] * st[INV + st[empty + t]]
-        st[CELL_V1 + seat * MAX_CELLS + x] = v
-        st[CELL_V2 + seat * MAX_CELLS + x] = v + scale * st[EDGE_OF + x]
+        for t in (r, rows + x - r * cols, rows + cols + st[cell_district_at(x)]):
+            v += 2 * st[weight_at(t)] * st[inv_at(st[empty_at(seat, t)])]
+        st[cell_value_at(V1, seat, x)] = v
+        st[cell_value_at(V2, seat, x)] = v + scale * st[edge_of_at(x)]
 
 
 @njit(cache=True)
 def shift_target(st, seat, t, delta):
     """Add ``delta`` to both per-cell values of the empty cells of target
     ``t`` on ``seat``'s sheet (its empty count or its worth changed)."""
-    sheet = SHEET + seat * MAX_WORDS
-    v1 = CELL_V1 + seat * MAX_CELLS
-    v2 = CELL_V2 + seat * MAX_CELLS
     for k in range(st[B_WORDS]):
-        m = st[TARGET_MASK + t * MAX_WORDS + k] & ~st[sheet + k]
+        m = st[target_mask_at(t, k)] & ~st[sheet_at(seat, k)]
         while m != 0:
             x = 64 * k + lowest_bit(m)
             m &= m - 1
-            st[v1 + x] += delta
-            st[v2 + x] += delta
+            st[cell_value_at(V1, seat, x)] += delta
+            st[cell_value_at(V2, seat, x)] += delta
 
 
 @njit(cache=True)
-def touch_neighbours(st, seat, at):
-    """Each empty cell beside the placement at record ``at`` (just painted on
-    ``seat``'s sheet) gains one side of contact: L more to its V2 value per
-    painted neighbour."""
+def touch_neighbours(st, seat, p):
+    """Each empty cell beside placement ``p`` (just painted on ``seat``'s
+    sheet) gains one side of contact: L more to its V2 value per painted
+    neighbour."""
     cols = st[B_COLS]
     rows = st[B_ROWS]
     scale = st[B_SCALE]
-    sheet = SHEET + seat * MAX_WORDS
-    v2 = CELL_V2 + seat * MAX_CELLS
-    base = at + st[R_NCELLS]
-    for j in range(st[base]):
-        x = st[base + 1 + j]
-        r = st[ROW_OF + x]
+    r_cells = st[R_NCELLS]
+    for j in range(st[placement_at(st, p, r_cells)]):
+        x = st[placement_at(st, p, r_cells + 1 + j)]
+        r = st[row_of_at(x)]
         c = x - r * cols
-        if r > 0 and not (st[sheet + ((x - cols) >> 6)] >> ((x - cols) & 63)) & 1:
-            st[v2 + x - cols] += scale
-        if r < rows - 1 and not (st[sheet + ((x + cols) >> 6)] >> ((x + cols) & 63)) & 1:
-            st[v2 + x + cols] += scale
-        if c > 0 and not (st[sheet + ((x - 1) >> 6)] >> ((x - 1) & 63)) & 1:
-            st[v2 + x - 1] += scale
-        if c < cols - 1 and not (st[sheet + ((x + 1) >> 6)] >> ((x + 1) & 63)) & 1:
-            st[v2 + x + 1] += scale
+        if r > 0 and not painted(st, seat, x - cols):
+            st[cell_value_at(V2, seat, x - cols)] += scale
+        if r < rows - 1 and not painted(st, seat, x + cols):
+            st[cell_value_at(V2, seat, x + cols)] += scale
+        if c > 0 and not painted(st, seat, x - 1):
+            st[cell_value_at(V2, seat, x - 1)] += scale
+        if c < cols - 1 and not painted(st, seat, x + 1):
+            st[cell_value_at(V2, seat, x + 1)] += scale
 
 
 @njit(cache=True)
@@ -686,18 +703,17 @@ def update_near(st, seat):
     """NEAR for ``seat``, for z = 1 .. the largest tile: the empty cells of its
     targets with 1 .. z empty cells, the only targets a placement of z cells
     can complete."""
-    sheet = SHEET + seat * MAX_WORDS
-    near = NEAR + seat * K_STRIDE * MAX_WORDS
     largest = st[B_TILE_CELLS]
-    for k in range(K_STRIDE * MAX_WORDS):
-        st[near + k] = 0
+    for z in range(K_STRIDE):
+        for k in range(MAX_WORDS):
+            st[near_at(seat, z, k)] = 0
     for t in range(st[B_TARGETS]):
-        e = st[EMPTY + seat * MAX_TARGETS + t]
+        e = st[empty_at(seat, t)]
         if 1 <= e <= largest:
             for k in range(st[B_WORDS]):
-                cells = st[TARGET_MASK + t * MAX_WORDS + k] & ~st[sheet + k]
+                cells = st[target_mask_at(t, k)] & ~st[sheet_at(seat, k)]
                 for z in range(e, largest + 1):
-                    st[near + z * MAX_WORDS + k] |= cells
+                    st[near_at(seat, z, k)] |= cells
 
 
 NO_VALUE = np.int64(-(2**62))
@@ -729,13 +745,13 @@ def value_weights(vtype):
 
 
 @njit(cache=True)
-def free_corners(st, ob, k, s0, s1, s2, s3):
-    """Word ``k`` of the top-left corners at which the orientation record ``ob``
-    fits on the sheet s0..s3 (inside it, no painted cell): bit x = corner x."""
+def free_corners(st, o, k, s0, s1, s2, s3):
+    """Word ``k`` of the top-left corners at which orientation ``o`` fits on
+    the sheet s0..s3 (inside it, no painted cell): bit x = corner x."""
     occupied = np.int64(0)
-    for j in range(st[ob + O_CELLS]):
-        occupied |= shifted_word(s0, s1, s2, s3, st[ob + O_OFFSETS + j], k)
-    return st[ob + O_VALID + k] & ~occupied
+    for j in range(st[orient_at(o, O_CELLS)]):
+        occupied |= shifted_word(s0, s1, s2, s3, st[orient_at(o, O_OFFSETS + j)], k)
+    return st[orient_at(o, O_VALID + k)] & ~occupied
 
 
 @njit(cache=True)
@@ -751,69 +767,64 @@ def best_placement(st, seat, shape, vtype):
     kernel) plus, for the targets it completes, the difference between the
     gain's weight and their progress share: (20 - 2) L w for V1, (6 - 2) L w
     for V2, (2 g - 2) L w for a gain weight g.  A contact weight of c halves
-    (c > 1) adds c - 1 times each cell's contact (CELL_V2 - CELL_V1) to V2's
-    cells.  Only a placement touching NEAR (for its size) can complete a target."""
+    (c > 1) adds c - 1 times each cell's contact (V2's cell value less V1's)
+    to V2's cells.  Only a placement touching NEAR (for its size) can complete
+    a target."""
     words = st[B_WORDS]
     cols = st[B_COLS]
-    sheet = SHEET + seat * MAX_WORDS
-    s0 = st[sheet]
-    s1 = st[sheet + 1]
-    s2 = st[sheet + 2]
-    s3 = st[sheet + 3]
-    near = NEAR + (seat * K_STRIDE + st[SHAPE_SIZE + shape]) * MAX_WORDS
-    n0 = st[near]
-    n1 = st[near + 1]
-    n2 = st[near + 2]
-    n3 = st[near + 3]
+    s0 = st[sheet_at(seat, 0)]
+    s1 = st[sheet_at(seat, 1)]
+    s2 = st[sheet_at(seat, 2)]
+    s3 = st[sheet_at(seat, 3)]
+    size = st[shape_size_at(shape)]
+    n0 = st[near_at(seat, size, 0)]
+    n1 = st[near_at(seat, size, 1)]
+    n2 = st[near_at(seat, size, 2)]
+    n3 = st[near_at(seat, size, 3)]
     g, c = value_weights(vtype)
-    cells = (CELL_V1 if c == 0 else CELL_V2) + seat * MAX_CELLS
+    which = V1 if c == 0 else V2  # the cell values summed
     mix = c - 1 if c > 1 else 0  # extra contact beyond V2's half point per side
-    plain = CELL_V1 + seat * MAX_CELLS
     bonus = (2 * g - 2) * st[B_SCALE]
-    empty = EMPTY + seat * MAX_TARGETS
-    place_at = st[B_PLACE_AT]
-    stride = st[B_STRIDE]
     r_cells = st[R_NCELLS]
     r_pairs = st[R_NPAIRS]
     best = np.int64(-1)
     best_value = NO_VALUE
-    o_first = st[ORIENT_FIRST + shape]
-    for o in range(o_first, o_first + st[ORIENT_COUNT + shape]):
-        ob = ORIENTS + o * O_STRIDE
-        first = st[ob + O_FIRST]
-        gap = cols - st[ob + O_SPAN]  # corners a row skips: placement = first + x - row * gap
+    o_first = st[orient_first_at(shape)]
+    for o in range(o_first, o_first + st[orient_count_at(shape)]):
+        first = st[orient_at(o, O_FIRST)]
+        gap = cols - st[orient_at(o, O_SPAN)]  # corners a row skips: placement = first + x - row * gap
         for k in range(words):
-            m = free_corners(st, ob, k, s0, s1, s2, s3)
+            m = free_corners(st, o, k, s0, s1, s2, s3)
             while m != 0:
                 x = 64 * k + lowest_bit(m)
                 m &= m - 1
-                at = place_at + (first + x - st[ROW_OF + x] * gap) * stride
+                q = first + x - st[row_of_at(x)] * gap
                 value = 0
-                base = at + r_cells
-                for j in range(st[base]):
-                    value += st[cells + st[base + 1 + j]]
+                n_cells = st[placement_at(st, q, r_cells)]
+                for j in range(n_cells):
+                    value += st[cell_value_at(which, seat, st[placement_at(st, q, r_cells + 1 + j)])]
                 if mix != 0:
-                    for j in range(st[base]):
-                        y = st[base + 1 + j]
-                        value += mix * (st[cells + y] - st[plain + y])
-                touch = st[at] & n0
+                    for j in range(n_cells):
+                        y = st[placement_at(st, q, r_cells + 1 + j)]
+                        value += mix * (st[cell_value_at(which, seat, y)] - st[cell_value_at(V1, seat, y)])
+                # the mask words are a record's first field (R_MASK = 0)
+                touch = st[placement_at(st, q, 0)] & n0
                 if words > 1:
-                    touch |= st[at + 1] & n1
+                    touch |= st[placement_at(st, q, 1)] & n1
                     if words > 2:
-                        touch |= st[at + 2] & n2
+                        touch |= st[placement_at(st, q, 2)] & n2
                         if words > 3:
-                            touch |= st[at + 3] & n3
+                            touch |= st[placement_at(st, q, 3)] & n3
                 if touch != 0:
                     gain = 0
-                    pairs = at + r_pairs
-                    for j in range(st[pairs]):
-                        pair = st[pairs + 1 + j]
+                    for j in range(st[placement_at(st, q, r_pairs)]):
+                        pair = st[placement_at(st, q, r_pairs + 1 + j)]
                         t = pair // K_STRIDE
-                        if pair - t * K_STRIDE == st[empty + t]:
-                            gain += st[WEIGHT + t]
+                        if pair - t * K_STRIDE == st[empty_at(seat, t)]:
+                            gain += st[weight_at(t)]
                     value += bonus * gain
                 if value > best_value:
-                    best = (at - place_at) // stride
+                    best = q
                     best_value = value
     if best < 0:
         return best, best_value, 0
@@ -824,28 +835,36 @@ def best_placement(st, seat, shape, vtype):
 def best_cached(st, seat, shape, vtype):
     """:func:`best_placement`, remembered until ``seat``'s sheet or a target's
     worth changes (the same answer, computed once)."""
-    key = (st[SHEET_VERSION + seat] << 32) + st[WEIGHT_VERSION] + 1
-    at = BEST + ((seat * 3 + min(vtype, V_OWN)) * MAX_TILES + shape) * 4
-    if st[at] == key:
-        return st[at + 1], st[at + 2], st[at + 3]
+    key = (st[sheet_version_at(seat)] << 32) + st[WEIGHT_VERSION] + 1
+    v = min(vtype, V_OWN)
+    if st[best_at(seat, v, shape, 0)] == key:
+        return st[best_at(seat, v, shape, 1)], st[best_at(seat, v, shape, 2)], st[best_at(seat, v, shape, 3)]
     p, value, gain = best_placement(st, seat, shape, vtype)
-    st[at] = key
-    st[at + 1] = p
-    st[at + 2] = value
-    st[at + 3] = gain
+    st[best_at(seat, v, shape, 0)] = key
+    st[best_at(seat, v, shape, 1)] = p
+    st[best_at(seat, v, shape, 2)] = value
+    st[best_at(seat, v, shape, 3)] = gain
     return p, value, gain
 
 
 @njit(cache=True)
 def count_legal(st, seat, shape):
     """Legal placements of ``shape`` on ``seat``'s sheet."""
-    sheet = SHEET + seat * MAX_WORDS
     n = 0
-    o_first = st[ORIENT_FIRST + shape]
-    for o in range(o_first, o_first + st[ORIENT_COUNT + shape]):
-        ob = ORIENTS + o * O_STRIDE
+    o_first = st[orient_first_at(shape)]
+    for o in range(o_first, o_first + st[orient_count_at(shape)]):
         for k in range(st[B_WORDS]):
-            n += popcount(free_corners(st, ob, k, st[sheet], st[sheet + 1], st[sheet + 2], st[sheet + 3]))
+            n += popcount(
+                free_corners(
+                    st,
+                    o,
+                    k,
+                    st[sheet_at(seat, 0)],
+                    st[sheet_at(seat, 1)],
+                    st[sheet_at(seat, 2)],
+                    st[sheet_at(seat, 3)],
+                )
+            )
     return n
 
 
@@ -853,34 +872,43 @@ def count_legal(st, seat, shape):
 def nth_legal(st, seat, shape, j):
     """The ``j``-th (from 0) legal placement of ``shape`` in the enumeration
     order, or -1."""
-    sheet = SHEET + seat * MAX_WORDS
     cols = st[B_COLS]
-    o_first = st[ORIENT_FIRST + shape]
-    for o in range(o_first, o_first + st[ORIENT_COUNT + shape]):
-        ob = ORIENTS + o * O_STRIDE
+    o_first = st[orient_first_at(shape)]
+    for o in range(o_first, o_first + st[orient_count_at(shape)]):
         for k in range(st[B_WORDS]):
-            m = free_corners(st, ob, k, st[sheet], st[sheet + 1], st[sheet + 2], st[sheet + 3])
+            m = free_corners(
+                st, o, k, st[sheet_at(seat, 0)], st[sheet_at(seat, 1)], st[sheet_at(seat, 2)], st[sheet_at(seat, 3)]
+            )
             while m != 0:
                 x = 64 * k + lowest_bit(m)
                 m &= m - 1
                 if j == 0:
-                    return st[ob + O_FIRST] + x - st[ROW_OF + x] * (cols - st[ob + O_SPAN])
+                    return st[orient_at(o, O_FIRST)] + x - st[row_of_at(x)] * (cols - st[orient_at(o, O_SPAN)])
                 j -= 1
     return -1
 
 
 @njit(cache=True)
 def any_legal(st, seat, shape):
-    sheet = SHEET + seat * MAX_WORDS
-    o_first = st[ORIENT_FIRST + shape]
-    for o in range(o_first, o_first + st[ORIENT_COUNT + shape]):
-        ob = ORIENTS + o * O_STRIDE
+    o_first = st[orient_first_at(shape)]
+    for o in range(o_first, o_first + st[orient_count_at(shape)]):
         for k in range(st[B_WORDS]):
-            if free_corners(st, ob, k, st[sheet], st[sheet + 1], st[sheet + 2], st[sheet + 3]) != 0:
+            if (
+                free_corners(
+                    st,
+                    o,
+                    k,
+                    st[sheet_at(seat, 0)],
+                    st[sheet_at(seat, 1)],
+                    st[sheet_at(seat, 2)],
+                    st[sheet_at(seat, 3)],
+                )
+                != 0
+            ):
                 return True
     return False
 
 
 @njit(cache=True)
 def score_of(st, seat):
-    return st[SCORE + seat]
+    return st[score_at(seat)]

@@ -48,7 +48,6 @@ from balance.state import (
     SUBJECT,
     END_REASON,
     N_SEATS,
-    RECORD,
     SEAT,
     TURN,
     VALUE_SCALE,
@@ -56,10 +55,20 @@ from balance.state import (
     ask,
     draw_below,
     end_game,
-    event,
-    event_value,
 )
 from sims.carnage import players
+from sims.carnage.events import (
+    write_buy,
+    write_drop,
+    write_end,
+    write_hq,
+    write_lose,
+    write_move,
+    write_spawn,
+    write_take,
+    write_turn,
+    write_upkeep,
+)
 from sims.carnage.params import (
     HQ_FIXED,
     P_BANK_MONEY,
@@ -89,16 +98,6 @@ from sims.carnage.state import (
     CAUSE_DROP,
     CAUSE_SETUP,
     CAUSE_TURN_END,
-    EV_BUY,
-    EV_DROP,
-    EV_END,
-    EV_HQ,
-    EV_LOSE,
-    EV_MOVE,
-    EV_SPAWN,
-    EV_TAKE,
-    EV_TURN,
-    EV_UPKEEP,
     FINISHED,
     HQ_SEAT,
     KIND_BUY,
@@ -196,10 +195,7 @@ END_TURN_LIMIT = np.int64(4)
 @njit(cache=True)
 def _end(st, reason, winner):
     end_game(st, reason, winner)
-    if st[RECORD]:
-        at = event(st, EV_END)
-        st[event_value(at, 0)] = winner
-        st[event_value(at, 1)] = reason
+    write_end(st, winner, reason)
 
 
 # --------------------------------------------------------------------------- rules
@@ -231,13 +227,7 @@ def _spawn(st, cause, chance):
         st[N_WAITING] += 1
         st[N_FREE] -= 1
         st[street_waiting_at(st, origin)] += 1
-    if st[RECORD]:
-        at = event(st, EV_SPAWN)
-        st[event_value(at, 0)] = cause
-        st[event_value(at, 1)] = roll
-        st[event_value(at, 2)] = 1 if token >= 0 else 0
-        st[event_value(at, 3)] = card
-        st[event_value(at, 4)] = token
+    write_spawn(st, cause, roll, 1 if token >= 0 else 0, card, token)
 
 
 @njit(cache=True)
@@ -273,10 +263,7 @@ def _place_hq(st, seat, street):
     st[car_bought_at(seat * MAX_CARS)] = 0
     st[street_car_at(st, street)] = seat * MAX_CARS
     st[n_cars_at(seat)] = 1
-    if st[RECORD]:
-        at = event(st, EV_HQ)
-        st[event_value(at, 0)] = seat
-        st[event_value(at, 1)] = street
+    write_hq(st, seat, street)
 
 
 @njit(cache=True)
@@ -329,12 +316,7 @@ def _buy(st, seat):
     st[money_at(seat)] -= cost
     st[BANK] += cost
     st[n_cars_at(seat)] = car + 1
-    if st[RECORD]:
-        at = event(st, EV_BUY)
-        st[event_value(at, 0)] = seat
-        st[event_value(at, 1)] = car
-        st[event_value(at, 2)] = street
-        st[event_value(at, 3)] = cost
+    write_buy(st, seat, car, street, cost)
     if car + 1 >= st[rule_at(P_WIN_CARS)]:
         _end(st, END_CARS, seat)
 
@@ -361,12 +343,7 @@ def _drop(st, seat, car):
     st[car_load_at(c)] = kept
     st[N_FREE] += count
     st[delivered_at(seat)] += count
-    if st[RECORD]:
-        at = event(st, EV_DROP)
-        st[event_value(at, 0)] = seat
-        st[event_value(at, 1)] = car
-        st[event_value(at, 2)] = street
-        st[event_value(at, 3)] = mask
+    write_drop(st, seat, car, street, mask)
     if st[delivered_at(seat)] >= st[rule_at(P_WIN_DELIVERIES)]:
         _end(st, END_DELIVERIES, seat)
         return
@@ -423,13 +400,7 @@ def _take(st, seat, car, ranks):
         fare = min(fare, st[BANK])
         st[BANK] -= fare
     st[money_at(seat)] += fare
-    if st[RECORD]:
-        at = event(st, EV_TAKE)
-        st[event_value(at, 0)] = seat
-        st[event_value(at, 1)] = car
-        st[event_value(at, 2)] = street
-        st[event_value(at, 3)] = mask
-        st[event_value(at, 4)] = fare
+    write_take(st, seat, car, street, mask, fare)
 
 
 @njit(cache=True)
@@ -441,12 +412,7 @@ def _move(st, seat, car, k):
     st[street_car_at(st, origin)] = -1
     st[street_car_at(st, to)] = c
     st[car_street_at(c)] = to
-    if st[RECORD]:
-        at = event(st, EV_MOVE)
-        st[event_value(at, 0)] = seat
-        st[event_value(at, 1)] = car
-        st[event_value(at, 2)] = origin
-        st[event_value(at, 3)] = to
+    write_move(st, seat, car, origin, to)
 
 
 @njit(cache=True)
@@ -468,10 +434,7 @@ def _lose(st, seat, reason):
         st[N_FREE] += st[car_load_at(c)]
         st[car_load_at(c)] = 0
     st[n_cars_at(seat)] = 0
-    if st[RECORD]:
-        at = event(st, EV_LOSE)
-        st[event_value(at, 0)] = seat
-        st[event_value(at, 1)] = reason
+    write_lose(st, seat, reason)
 
 
 @njit(cache=True)
@@ -506,9 +469,7 @@ def _begin_turn(st):
         if st[alive_at(seat)]:
             break
     st[SEAT] = seat
-    if st[RECORD]:
-        at = event(st, EV_TURN)
-        st[event_value(at, 0)] = seat
+    write_turn(st, seat)
     n_start = st[n_cars_at(seat)]  # cars bought this turn come after these and never act
     stuck = True
     for car in range(n_start):
@@ -542,11 +503,7 @@ def _end_turn(st):
     paid = st[rule_at(P_UPKEEP_PER_CAR)] * paying
     st[BANK] += min(paid, max(st[money_at(seat)], 0))  # what it has goes back to the bank
     st[money_at(seat)] -= paid
-    if st[RECORD]:
-        at = event(st, EV_UPKEEP)
-        st[event_value(at, 0)] = seat
-        st[event_value(at, 1)] = paid
-        st[event_value(at, 2)] = st[money_at(seat)]
+    write_upkeep(st, seat, paid, st[money_at(seat)])
     if st[money_at(seat)] <= 0:
         _lose(st, seat, LOSE_BANKRUPT)
     _end_of_turn_checks(st, turn)

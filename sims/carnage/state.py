@@ -182,34 +182,13 @@ ACT_TAKE_RANKS = np.int64(16)  # ACT_TAKE_RANKS + mask: take the commuters of th
 # mask (r < MAX_RANKS) takes the commuter of rank r; the mask must name at
 # least one commuter, only ranks that exist, and no more than the free seats.
 
-# Spawn causes and loss reasons as stored in trace rows.
+# Spawn causes and loss reasons as stored in trace rows (events.py names them).
 CAUSE_SETUP = np.int64(0)
 CAUSE_DROP = np.int64(1)
 CAUSE_TURN_END = np.int64(2)
 LOSE_STUCK = np.int64(0)
 LOSE_BANKRUPT = np.int64(1)
 
-# Trace rows (balance.state.event): row[0] = EV_*, row[1] = turn, then row[2..7]:
-#   EV_SPAWN   cause, roll (-1 = null), spawned (1/0), card, commuter
-#   EV_TURN    seat
-#   EV_BUY     seat, car, street, cost
-#   EV_DROP    seat, car, street, commuters (bit mask of token ids)
-#   EV_MOVE    seat, car, from, to
-#   EV_TAKE    seat, car, street, commuters (bit mask), fare
-#   EV_UPKEEP  seat, paid, money after
-#   EV_LOSE    seat, LOSE_*
-#   EV_END     winner (-1 = none), end reason   (money/delivered/cars: the final state)
-#   EV_HQ      seat, street                     (setup: the seat's HQ, where its first car stands)
-EV_SPAWN = np.int64(1)
-EV_TURN = np.int64(2)
-EV_BUY = np.int64(3)
-EV_DROP = np.int64(4)
-EV_MOVE = np.int64(5)
-EV_TAKE = np.int64(6)
-EV_UPKEEP = np.int64(7)
-EV_LOSE = np.int64(8)
-EV_END = np.int64(9)
-EV_HQ = np.int64(10)
 
 
 # --------------------------------------------------------------------------- the image

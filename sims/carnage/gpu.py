@@ -65,12 +65,12 @@ def _batch_source(
             if st[END_REASON] >= 0:  # noqa: F821
                 break
             seat = st[DECIDER]  # noqa: F821
-            apply(st, heuristics(st[SEATING + seat], st[DECISION], seat, st[SUBJECT], st))  # noqa: F821
+            apply(st, heuristics(st[seating_at(seat)], st[DECISION], seat, st[SUBJECT], st))  # noqa: F821
         winner[i] = st[WINNER]  # noqa: F821
         end_reason[i] = st[END_REASON]  # noqa: F821
         turns[i] = st[TURN]  # noqa: F821
         for s in range(n_seats):
-            score[i, s] = st[SCORE + s]  # noqa: F821
+            score[i, s] = st[score_at(s)]  # noqa: F821
         i += stride
 
 
@@ -99,7 +99,7 @@ def _kernel(state_size: int) -> Any:
         shared = scopes[balance.state.__name__]
         for name in (
             "SIZE", "N_SEATS", "EVENTS_AT", "EVENT_ROWS", "SCRATCH_AT", "END_REASON", "DECIDER",
-            "SEATING", "DECISION", "SUBJECT", "WINNER", "TURN", "SCORE",
+            "seating_at", "DECISION", "SUBJECT", "WINNER", "TURN", "score_at",
         ):
             scope[name] = shared[name]
         scope.update(

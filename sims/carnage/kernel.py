@@ -48,7 +48,6 @@ from balance.state import (
     SUBJECT,
     END_REASON,
     N_SEATS,
-    RECORD,
     SEAT,
     TURN,
     VALUE_SCALE,
@@ -56,9 +55,20 @@ from balance.state import (
     ask,
     draw_below,
     end_game,
-    event,
 )
 from sims.carnage import players
+from sims.carnage.events import (
+    write_buy,
+    write_drop,
+    write_end,
+    write_hq,
+    write_lose,
+    write_move,
+    write_spawn,
+    write_take,
+    write_turn,
+    write_upkeep,
+)
 from sims.carnage.params import (
     HQ_FIXED,
     P_BANK_MONEY,
@@ -83,31 +93,12 @@ from sims.carnage.state import (
     ACT_MOVE,
     ACT_TAKE,
     ACT_TAKE_RANKS,
-    ALIVE,
     BANK,
     CAR,
-    CAR_BOUGHT,
-    CAR_LOAD,
-    CAR_STREET,
-    CAR_USED,
-    CARDS,
     CAUSE_DROP,
     CAUSE_SETUP,
     CAUSE_TURN_END,
-    DELIVERED,
-    EV_BUY,
-    EV_DROP,
-    EV_END,
-    EV_HQ,
-    EV_LOSE,
-    EV_MOVE,
-    EV_SPAWN,
-    EV_TAKE,
-    EV_TURN,
-    EV_UPKEEP,
     FINISHED,
-    HQ,
-    MAY_ACT,
     HQ_SEAT,
     KIND_BUY,
     KIND_CAR,
@@ -115,60 +106,69 @@ from sims.carnage.state import (
     KIND_ORDER,
     LOSE_BANKRUPT,
     LOSE_STUCK,
-    MAX_CAPACITY,
     MAX_CARS,
     MAX_NEIGHBOURS,
-    MAX_PLAYERS,
     MAX_RANKS,
     MAX_TOKENS,
-    MONEY,
+    MAY_ACT,
+    NO_CAR,
     N_ALIVE,
     N_CARDS,
-    N_CARS,
     N_FREE,
     N_SITES,
     N_START,
     N_STREETS,
     N_WAITING,
-    NO_CAR,
     OFFERING,
-    PARAMS,
-    PASSENGERS,
     PHASE,
     PHASE_ACT,
     PHASE_HQ,
     PHASE_SETUP,
     PHASE_TURN,
     STREAK,
-    STREET_CAR_AT,
-    STREET_WAITING_AT,
-    TOKEN_DEST,
-    TOKEN_FARE,
     TOKEN_FREE,
-    TOKEN_ORIGIN,
     TOKEN_RIDING,
-    TOKEN_STATUS,
-    TOKEN_STREET,
     TOKEN_WAITING,
     USED_DROP,
     USED_MOVE,
     USED_TAKE,
-    WAITING,
+    alive_at,
     can_buy,
     can_choose_hq,
     can_drop,
     can_move,
     can_take,
     can_take_ranks,
+    car_bought_at,
     car_can_move_now,
+    car_load_at,
+    car_street_at,
+    car_street_view,
+    car_used_at,
+    card_at,
+    delivered_at,
     dist,
     has_option,
+    hq_at,
     hq_site,
     may_act,
+    money_at,
+    n_cars_at,
     n_neighbours,
     neighbour,
+    passengers_at,
+    rule_at,
     street_car,
+    street_car_at,
+    street_car_view,
     street_waiting,
+    street_waiting_at,
+    token_dest_at,
+    token_fare_at,
+    token_origin_at,
+    token_status_at,
+    token_street_at,
+    waiting_at,
 )
 
 NO_WINNER = np.int64(-1)
@@ -195,10 +195,7 @@ END_TURN_LIMIT = np.int64(4)
 @njit(cache=True)
 def _end(st, reason, winner):
     end_game(st, reason, winner)
-    if st[RECORD]:
-        at = event(st, EV_END)
-        st[at + 2] = winner
-        st[at + 3] = reason
+    write_end(st, winner, reason)
 
 
 # --------------------------------------------------------------------------- rules
@@ -216,27 +213,21 @@ def _spawn(st, cause, chance):
     if hit and st[N_FREE] > 0:
         card = draw_below(st, CARDS_IN_DECK)
         for k in range(MAX_TOKENS):
-            if st[TOKEN_STATUS + k] == TOKEN_FREE:
+            if st[token_status_at(k)] == TOKEN_FREE:
                 token = k
                 break
-        origin = st[CARDS + 2 * card]
-        dest = st[CARDS + 2 * card + 1]
-        st[TOKEN_STATUS + token] = TOKEN_WAITING
-        st[TOKEN_ORIGIN + token] = origin
-        st[TOKEN_DEST + token] = dest
-        st[TOKEN_FARE + token] = st[PARAMS + P_FARE_PER_BLOCK] * dist(st, origin, dest)
-        st[TOKEN_STREET + token] = origin
-        st[WAITING + st[N_WAITING]] = token
+        origin = st[card_at(card, 0)]
+        dest = st[card_at(card, 1)]
+        st[token_status_at(token)] = TOKEN_WAITING
+        st[token_origin_at(token)] = origin
+        st[token_dest_at(token)] = dest
+        st[token_fare_at(token)] = st[rule_at(P_FARE_PER_BLOCK)] * dist(st, origin, dest)
+        st[token_street_at(token)] = origin
+        st[waiting_at(st[N_WAITING])] = token
         st[N_WAITING] += 1
         st[N_FREE] -= 1
-        st[st[STREET_WAITING_AT] + origin] += 1
-    if st[RECORD]:
-        at = event(st, EV_SPAWN)
-        st[at + 2] = cause
-        st[at + 3] = roll
-        st[at + 4] = 1 if token >= 0 else 0
-        st[at + 5] = card
-        st[at + 6] = token
+        st[street_waiting_at(st, origin)] += 1
+    write_spawn(st, cause, roll, 1 if token >= 0 else 0, card, token)
 
 
 @njit(cache=True)
@@ -247,20 +238,19 @@ def empty_city(st):
     runs short) and the board's HQ site of its seat (the rest of the dynamic
     span is zero).  Hand-built positions start from here too."""
     n_seats = st[N_SEATS]
-    st[CAR_STREET : CAR_STREET + MAX_PLAYERS * MAX_CARS] = -1
-    at = st[STREET_CAR_AT]
-    st[at : at + st[N_STREETS]] = -1
+    car_street_view(st)[:] = -1
+    street_car_view(st)[:] = -1
     st[N_ALIVE] = n_seats
-    st[N_FREE] = st[PARAMS + P_COMMUTER_TOKENS]
-    st[BANK] = st[PARAMS + P_BANK_MONEY]
+    st[N_FREE] = st[rule_at(P_COMMUTER_TOKENS)]
+    st[BANK] = st[rule_at(P_BANK_MONEY)]
     for seat in range(n_seats):
-        money = st[PARAMS + P_START_MONEY]
-        if st[PARAMS + P_BANK_MONEY] > 0:
+        money = st[rule_at(P_START_MONEY)]
+        if st[rule_at(P_BANK_MONEY)] > 0:
             money = min(money, st[BANK])
             st[BANK] -= money
-        st[MONEY + seat] = money
-        st[ALIVE + seat] = 1
-        st[HQ + seat] = hq_site(st, seat)
+        st[money_at(seat)] = money
+        st[alive_at(seat)] = 1
+        st[hq_at(seat)] = hq_site(st, seat)
     st[CAR] = NO_CAR
     st[PHASE] = PHASE_TURN
 
@@ -268,15 +258,12 @@ def empty_city(st):
 @njit(cache=True)
 def _place_hq(st, seat, street):
     """The seat's HQ is ``street``; its first car stands there."""
-    st[HQ + seat] = street
-    st[CAR_STREET + seat * MAX_CARS] = street
-    st[CAR_BOUGHT + seat * MAX_CARS] = 0
-    st[st[STREET_CAR_AT] + street] = seat * MAX_CARS
-    st[N_CARS + seat] = 1
-    if st[RECORD]:
-        at = event(st, EV_HQ)
-        st[at + 2] = seat
-        st[at + 3] = street
+    st[hq_at(seat)] = street
+    st[car_street_at(seat * MAX_CARS)] = street
+    st[car_bought_at(seat * MAX_CARS)] = 0
+    st[street_car_at(st, street)] = seat * MAX_CARS
+    st[n_cars_at(seat)] = 1
+    write_hq(st, seat, street)
 
 
 @njit(cache=True)
@@ -305,7 +292,7 @@ def setup(st):
     """The money dealt; under hq = fixed each seat's car on its site and the 2
     setup spawns; else the HQ choices come first (PHASE_HQ)."""
     empty_city(st)
-    if st[PARAMS + P_HQ] == HQ_FIXED:
+    if st[rule_at(P_HQ)] == HQ_FIXED:
         for seat in range(st[N_SEATS]):
             _place_hq(st, np.int64(seat), hq_site(st, seat))
         _setup_spawns(st)
@@ -317,25 +304,20 @@ def setup(st):
 @njit(cache=True)
 def _buy(st, seat):
     """Buy a car onto the HQ; owning win_cars cars wins at once."""
-    car = st[N_CARS + seat]
+    car = st[n_cars_at(seat)]
     c = seat * MAX_CARS + car
-    street = st[HQ + seat]
-    cost = st[PARAMS + P_CAR_COST]
-    st[CAR_STREET + c] = street
-    st[CAR_BOUGHT + c] = st[TURN]
-    st[CAR_USED + c] = USED_DROP | USED_TAKE | USED_MOVE  # cannot act this turn
-    st[CAR_LOAD + c] = 0
-    st[st[STREET_CAR_AT] + street] = c
-    st[MONEY + seat] -= cost
+    street = st[hq_at(seat)]
+    cost = st[rule_at(P_CAR_COST)]
+    st[car_street_at(c)] = street
+    st[car_bought_at(c)] = st[TURN]
+    st[car_used_at(c)] = USED_DROP | USED_TAKE | USED_MOVE  # cannot act this turn
+    st[car_load_at(c)] = 0
+    st[street_car_at(st, street)] = c
+    st[money_at(seat)] -= cost
     st[BANK] += cost
-    st[N_CARS + seat] = car + 1
-    if st[RECORD]:
-        at = event(st, EV_BUY)
-        st[at + 2] = seat
-        st[at + 3] = car
-        st[at + 4] = street
-        st[at + 5] = cost
-    if car + 1 >= st[PARAMS + P_WIN_CARS]:
+    st[n_cars_at(seat)] = car + 1
+    write_buy(st, seat, car, street, cost)
+    if car + 1 >= st[rule_at(P_WIN_CARS)]:
         _end(st, END_CARS, seat)
 
 
@@ -344,34 +326,29 @@ def _drop(st, seat, car):
     """Drop every passenger bound for this street; win at win_deliveries, else a
     spawn roll per commuter dropped (their tokens are back in the supply first)."""
     c = seat * MAX_CARS + car
-    street = st[CAR_STREET + c]
-    st[CAR_USED + c] |= USED_DROP
+    street = st[car_street_at(c)]
+    st[car_used_at(c)] |= USED_DROP
     kept = 0
     mask = 0
     count = 0
-    for i in range(st[CAR_LOAD + c]):
-        k = st[PASSENGERS + c * MAX_CAPACITY + i]
-        if st[TOKEN_DEST + k] == street:
-            st[TOKEN_STATUS + k] = TOKEN_FREE
+    for i in range(st[car_load_at(c)]):
+        k = st[passengers_at(c, i)]
+        if st[token_dest_at(k)] == street:
+            st[token_status_at(k)] = TOKEN_FREE
             mask |= np.int64(1) << k
             count += 1
         else:
-            st[PASSENGERS + c * MAX_CAPACITY + kept] = k
+            st[passengers_at(c, kept)] = k
             kept += 1
-    st[CAR_LOAD + c] = kept
+    st[car_load_at(c)] = kept
     st[N_FREE] += count
-    st[DELIVERED + seat] += count
-    if st[RECORD]:
-        at = event(st, EV_DROP)
-        st[at + 2] = seat
-        st[at + 3] = car
-        st[at + 4] = street
-        st[at + 5] = mask
-    if st[DELIVERED + seat] >= st[PARAMS + P_WIN_DELIVERIES]:
+    st[delivered_at(seat)] += count
+    write_drop(st, seat, car, street, mask)
+    if st[delivered_at(seat)] >= st[rule_at(P_WIN_DELIVERIES)]:
         _end(st, END_DELIVERIES, seat)
         return
     for _ in range(count):
-        _spawn(st, CAUSE_DROP, st[PARAMS + P_SPAWN_ON_DROP])
+        _spawn(st, CAUSE_DROP, st[rule_at(P_SPAWN_ON_DROP)])
 
 
 @njit(cache=True)
@@ -381,11 +358,11 @@ def _take(st, seat, car, ranks):
     fill the free seats in that order); each pays fare_per_block x blocks at
     once, from the bank as far as it goes when ``bank_money`` limits it."""
     c = seat * MAX_CARS + car
-    street = st[CAR_STREET + c]
-    st[CAR_USED + c] |= USED_TAKE
+    street = st[car_street_at(c)]
+    st[car_used_at(c)] |= USED_TAKE
     if ranks < 0:
-        ranks = (np.int64(1) << (st[PARAMS + P_CAR_CAPACITY] - st[CAR_LOAD + c])) - 1
-    waiting_here = st[STREET_WAITING_AT] + street
+        ranks = (np.int64(1) << (st[rule_at(P_CAR_CAPACITY)] - st[car_load_at(c)])) - 1
+    waiting_here = street_waiting_at(st, street)
     mask = 0
     fare = 0
     prev_fare = np.int64(1) << 40
@@ -396,82 +373,68 @@ def _take(st, seat, car, ranks):
         best = -1
         best_i = -1
         for i in range(st[N_WAITING]):  # the commuter of rank r: the first after rank r - 1
-            k = st[WAITING + i]
-            if st[TOKEN_STREET + k] != street:
+            k = st[waiting_at(i)]
+            if st[token_street_at(k)] != street:
                 continue
-            f = st[TOKEN_FARE + k]
+            f = st[token_fare_at(k)]
             if f > prev_fare or (f == prev_fare and k <= prev_k):  # ranks up to r - 1 (a skipped one still waits)
                 continue
-            if best < 0 or f > st[TOKEN_FARE + best] or (f == st[TOKEN_FARE + best] and k < best):
+            if best < 0 or f > st[token_fare_at(best)] or (f == st[token_fare_at(best)] and k < best):
                 best = k
                 best_i = i
         if best < 0:
             break
-        prev_fare = st[TOKEN_FARE + best]
+        prev_fare = st[token_fare_at(best)]
         prev_k = best
         if not (ranks >> r) & 1:
             continue
         st[N_WAITING] -= 1
-        st[WAITING + best_i] = st[WAITING + st[N_WAITING]]
+        st[waiting_at(best_i)] = st[waiting_at(st[N_WAITING])]
         st[waiting_here] -= 1
-        st[TOKEN_STATUS + best] = TOKEN_RIDING
-        st[PASSENGERS + c * MAX_CAPACITY + st[CAR_LOAD + c]] = best
-        st[CAR_LOAD + c] += 1
+        st[token_status_at(best)] = TOKEN_RIDING
+        st[passengers_at(c, st[car_load_at(c)])] = best
+        st[car_load_at(c)] += 1
         mask |= np.int64(1) << best
-        fare += st[TOKEN_FARE + best]
-    if st[PARAMS + P_BANK_MONEY] > 0:
+        fare += st[token_fare_at(best)]
+    if st[rule_at(P_BANK_MONEY)] > 0:
         fare = min(fare, st[BANK])
         st[BANK] -= fare
-    st[MONEY + seat] += fare
-    if st[RECORD]:
-        at = event(st, EV_TAKE)
-        st[at + 2] = seat
-        st[at + 3] = car
-        st[at + 4] = street
-        st[at + 5] = mask
-        st[at + 6] = fare
+    st[money_at(seat)] += fare
+    write_take(st, seat, car, street, mask, fare)
 
 
 @njit(cache=True)
 def _move(st, seat, car, k):
     c = seat * MAX_CARS + car
-    origin = st[CAR_STREET + c]
+    origin = st[car_street_at(c)]
     to = neighbour(st, origin, k)
-    st[CAR_USED + c] |= USED_MOVE
-    st[st[STREET_CAR_AT] + origin] = -1
-    st[st[STREET_CAR_AT] + to] = c
-    st[CAR_STREET + c] = to
-    if st[RECORD]:
-        at = event(st, EV_MOVE)
-        st[at + 2] = seat
-        st[at + 3] = car
-        st[at + 4] = origin
-        st[at + 5] = to
+    st[car_used_at(c)] |= USED_MOVE
+    st[street_car_at(st, origin)] = -1
+    st[street_car_at(st, to)] = c
+    st[car_street_at(c)] = to
+    write_move(st, seat, car, origin, to)
 
 
 @njit(cache=True)
 def _lose(st, seat, reason):
     """The seat is out: its cars leave the board, its passengers' tokens return,
     and so do its money tokens to the bank (its money stays on record)."""
-    st[ALIVE + seat] = 0
-    if st[MONEY + seat] > 0:
-        st[BANK] += st[MONEY + seat]
+    st[alive_at(seat)] = 0
+    if st[money_at(seat)] > 0:
+        st[BANK] += st[money_at(seat)]
     st[N_ALIVE] -= 1
-    for car in range(st[N_CARS + seat]):
+    for car in range(st[n_cars_at(seat)]):
         c = seat * MAX_CARS + car
-        street = st[CAR_STREET + c]
+        street = st[car_street_at(c)]
         if street >= 0:
-            st[st[STREET_CAR_AT] + street] = -1
-        st[CAR_STREET + c] = -1
-        for i in range(st[CAR_LOAD + c]):
-            st[TOKEN_STATUS + st[PASSENGERS + c * MAX_CAPACITY + i]] = TOKEN_FREE
-        st[N_FREE] += st[CAR_LOAD + c]
-        st[CAR_LOAD + c] = 0
-    st[N_CARS + seat] = 0
-    if st[RECORD]:
-        at = event(st, EV_LOSE)
-        st[at + 2] = seat
-        st[at + 3] = reason
+            st[street_car_at(st, street)] = -1
+        st[car_street_at(c)] = -1
+        for i in range(st[car_load_at(c)]):
+            st[token_status_at(st[passengers_at(c, i)])] = TOKEN_FREE
+        st[N_FREE] += st[car_load_at(c)]
+        st[car_load_at(c)] = 0
+    st[n_cars_at(seat)] = 0
+    write_lose(st, seat, reason)
 
 
 @njit(cache=True)
@@ -479,17 +442,17 @@ def _end_of_turn_checks(st, turn):
     """After a turn's last event: one player left, gridlock, turn cap."""
     if st[N_ALIVE] == 1:
         for seat in range(st[N_SEATS]):
-            if st[ALIVE + seat]:
+            if st[alive_at(seat)]:
                 _end(st, END_LAST_STANDING, np.int64(seat))
         return
-    if st[N_WAITING] > st[PARAMS + P_GRIDLOCK_LIMIT]:
+    if st[N_WAITING] > st[rule_at(P_GRIDLOCK_LIMIT)]:
         st[STREAK] += 1
     else:
         st[STREAK] = 0
-    if st[STREAK] >= st[PARAMS + P_GRIDLOCK_TURNS]:
+    if st[STREAK] >= st[rule_at(P_GRIDLOCK_TURNS)]:
         _end(st, END_GRIDLOCK, NO_WINNER)
         return
-    if turn >= st[PARAMS + P_MAX_TURNS]:
+    if turn >= st[rule_at(P_MAX_TURNS)]:
         _end(st, END_TURN_LIMIT, NO_WINNER)
 
 
@@ -503,16 +466,14 @@ def _begin_turn(st):
     seat = st[SEAT]
     for _ in range(n_seats):
         seat = (seat + 1) % n_seats
-        if st[ALIVE + seat]:
+        if st[alive_at(seat)]:
             break
     st[SEAT] = seat
-    if st[RECORD]:
-        at = event(st, EV_TURN)
-        st[at + 2] = seat
-    n_start = st[N_CARS + seat]  # cars bought this turn come after these and never act
+    write_turn(st, seat)
+    n_start = st[n_cars_at(seat)]  # cars bought this turn come after these and never act
     stuck = True
     for car in range(n_start):
-        st[CAR_USED + seat * MAX_CARS + car] = 0
+        st[car_used_at(seat * MAX_CARS + car)] = 0
         if stuck and car_can_move_now(st, seat, car):
             stuck = False
     if stuck:
@@ -534,20 +495,16 @@ def _end_turn(st):
     seat = st[SEAT]
     turn = st[TURN]
     st[PHASE] = PHASE_TURN
-    _spawn(st, CAUSE_TURN_END, st[PARAMS + P_SPAWN_ON_TURN_END])
+    _spawn(st, CAUSE_TURN_END, st[rule_at(P_SPAWN_ON_TURN_END)])
     paying = 0
-    for car in range(st[N_CARS + seat]):
-        if st[CAR_BOUGHT + seat * MAX_CARS + car] != turn:
+    for car in range(st[n_cars_at(seat)]):
+        if st[car_bought_at(seat * MAX_CARS + car)] != turn:
             paying += 1
-    paid = st[PARAMS + P_UPKEEP_PER_CAR] * paying
-    st[BANK] += min(paid, max(st[MONEY + seat], 0))  # what it has goes back to the bank
-    st[MONEY + seat] -= paid
-    if st[RECORD]:
-        at = event(st, EV_UPKEEP)
-        st[at + 2] = seat
-        st[at + 3] = paid
-        st[at + 4] = st[MONEY + seat]
-    if st[MONEY + seat] <= 0:
+    paid = st[rule_at(P_UPKEEP_PER_CAR)] * paying
+    st[BANK] += min(paid, max(st[money_at(seat)], 0))  # what it has goes back to the bank
+    st[money_at(seat)] -= paid
+    write_upkeep(st, seat, paid, st[money_at(seat)])
+    if st[money_at(seat)] <= 0:
         _lose(st, seat, LOSE_BANKRUPT)
     _end_of_turn_checks(st, turn)
 
@@ -596,7 +553,7 @@ def advance(st):
             if car == NO_CAR:
                 if st[OFFERING]:
                     if can_buy(st, seat):
-                        ask(st, seat, KIND_BUY, st[N_CARS + seat])
+                        ask(st, seat, KIND_BUY, st[n_cars_at(seat)])
                         return
                     st[OFFERING] = 0
                 first = NO_CAR  # the first two cars that may act (the first alone: no question)
@@ -714,11 +671,11 @@ def candidates(st, out):
         n += 1
         if can_take_ranks(st, seat, car, TAKE_FIRST):
             c = seat * MAX_CARS + car
-            free = st[PARAMS + P_CAR_CAPACITY] - st[CAR_LOAD + c]
-            if free >= 2 and street_waiting(st, st[CAR_STREET + c]) >= 2:
+            free = st[rule_at(P_CAR_CAPACITY)] - st[car_load_at(c)]
+            if free >= 2 and street_waiting(st, st[car_street_at(c)]) >= 2:
                 out[n] = ACT_TAKE_RANKS + TAKE_FIRST
                 n += 1
-    street = st[CAR_STREET + seat * MAX_CARS + car]
+    street = st[car_street_at(seat * MAX_CARS + car)]
     for k in range(n_neighbours(st, street)):
         if can_move(st, seat, car, k):
             out[n] = ACT_MOVE + k
@@ -770,11 +727,11 @@ def strength(st, s):
     keeps the seat out of bankruptcy), EVAL_CAR per car, EVAL_DELIVERED per
     commuter delivered; parameters scale the counts (car_cost, win_cars,
     win_deliveries, upkeep_per_car relative to the defaults)."""
-    money = max(st[MONEY + s], 0)
-    car_cost = max(st[PARAMS + P_CAR_COST], 1)
-    cars = st[N_CARS + s] * 4.0 / max(st[PARAMS + P_WIN_CARS], 1)
-    delivered = st[DELIVERED + s] * 7.0 / max(st[PARAMS + P_WIN_DELIVERIES], 1)
-    safe = min(money, 3 * st[N_CARS + s] * st[PARAMS + P_UPKEEP_PER_CAR])
+    money = max(st[money_at(s)], 0)
+    car_cost = max(st[rule_at(P_CAR_COST)], 1)
+    cars = st[n_cars_at(s)] * 4.0 / max(st[rule_at(P_WIN_CARS)], 1)
+    delivered = st[delivered_at(s)] * 7.0 / max(st[rule_at(P_WIN_DELIVERIES)], 1)
+    safe = min(money, 3 * st[n_cars_at(s)] * st[rule_at(P_UPKEEP_PER_CAR)])
     dollars = 10.0 / car_cost
     return (EVAL_MONEY * money + EVAL_SAFE * safe) * dollars + EVAL_CAR * cars + EVAL_DELIVERED * delivered
 
@@ -790,12 +747,12 @@ def evaluate(st, seat):
     (for two seats, the logistic model's probability itself)."""
     if st[WINNER] >= 0:
         return VALUE_SCALE if st[WINNER] == seat else 0
-    if st[END_REASON] == END_GRIDLOCK or not st[ALIVE + seat]:
+    if st[END_REASON] == END_GRIDLOCK or not st[alive_at(seat)]:
         return 0
     mine = strength(st, seat)
     total = 0.0
     for s in range(st[N_SEATS]):
-        if st[ALIVE + s]:
+        if st[alive_at(s)]:
             total += np.exp(strength(st, s) - mine)
     return np.int64(VALUE_SCALE / total)
 
@@ -811,7 +768,7 @@ def standing(st, seat):
     strength per seat); the winner above every seat, a seat out below."""
     if st[WINNER] >= 0:
         return STANDING_WON if st[WINNER] == seat else -STANDING_WON
-    if st[END_REASON] == END_GRIDLOCK or not st[ALIVE + seat]:
+    if st[END_REASON] == END_GRIDLOCK or not st[alive_at(seat)]:
         return -STANDING_WON
     return np.int64(1000.0 * strength(st, seat))
 

@@ -27,11 +27,11 @@ The signature (every player, built-in or from a ``--player-file``; balance.game)
   ``ACT_TAKE_RANKS + mask`` (16 + 1..255: only the commuters of these ranks in
   the take order, ``waiting_ranked(st, street, r)`` for bit r; fewer than the
   free seats allow).
-* ``seat``: your seat.  ``st``: the game state, one ``int64`` array laid out as
-  state.py's docstring says; read it through its slot constants (e.g.
-  ``st[MONEY + seat]``, ``st[CAR_STREET + seat * MAX_CARS + car]``,
-  ``st[HQ + seat]``, ``st[PARAMS + P_CAR_COST]``) and its helpers ``dist``,
-  ``neighbour``, ``n_neighbours``, ``street_car``, ``street_waiting``.  Your
+* ``seat``: your seat.  ``st``: the game state, one ``int64`` array of the
+  named regions state.py declares; read it through their helpers (e.g.
+  ``st[money_at(seat)]``, ``st[car_street_at(seat * MAX_CARS + car)]``,
+  ``st[hq_at(seat)]``, ``st[rule_at(P_CAR_COST)]``) and the rule helpers
+  ``dist``, ``neighbour``, ``n_neighbours``, ``street_car``, ``street_waiting``.  Your
   parameters: ``balance.state.player_param(st, seat, k)`` (k: the declaration
   index in PLAYERS).  Write only your own scratch,
   ``balance.state.remember(st, seat, i, value)`` / ``memory(st, seat, i)``
@@ -75,43 +75,42 @@ from sims.carnage.state import (
     ACT_MOVE,
     ACT_TAKE,
     ACT_TAKE_RANKS,
-    ALIVE,
-    CARDS,
-    CAR_LOAD,
-    CAR_STREET,
-    CAR_USED,
-    HQ,
     KIND_BUY,
     KIND_CAR,
     KIND_HQ,
     KIND_ORDER,
-    MAX_CAPACITY,
     MAX_CARS,
     MAX_RANKS,
     MAY_ACT,
-    MONEY,
     N_CARDS,
-    N_CARS,
     N_START,
     N_STREETS,
     N_WAITING,
-    PARAMS,
-    PASSENGERS,
-    TOKEN_DEST,
-    TOKEN_FARE,
-    TOKEN_STREET,
     USED_MOVE,
     USED_TAKE,
-    WAITING,
+    alive_at,
     can_choose_hq,
     can_drop,
     can_move,
     can_take,
+    car_load_at,
+    car_street_at,
+    car_used_at,
+    card_at,
     dist,
+    hq_at,
+    money_at,
+    n_cars_at,
     n_neighbours,
     neighbour,
+    passengers_at,
+    rule_at,
     street_car,
     street_waiting,
+    token_dest_at,
+    token_fare_at,
+    token_street_at,
+    waiting_at,
     waiting_ranked,
 )
 
@@ -136,7 +135,7 @@ BLOCK_MARGIN = 4  # blocker: an opponent this close to a car's price may buy soo
 def step_toward(st, seat, car, target):
     """ACT_MOVE + k for the free neighbour closest to ``target`` if it is
     strictly closer than the car (ties: lowest k), else ACT_DONE."""
-    street = st[CAR_STREET + seat * MAX_CARS + car]
+    street = st[car_street_at(seat * MAX_CARS + car)]
     best_k = -1
     best_d = dist(st, street, target)
     for k in range(n_neighbours(st, street)):
@@ -155,7 +154,7 @@ def step_aside(st, seat, car, target):
     free neighbour as far from ``target`` as the car is (a way round the
     block), the first (lowest k) with a free street closer to the target
     beyond it, else the first such neighbour; else ACT_DONE."""
-    street = st[CAR_STREET + seat * MAX_CARS + car]
+    street = st[car_street_at(seat * MAX_CARS + car)]
     d = dist(st, street, target)
     first = -1
     for k in range(n_neighbours(st, street)):
@@ -180,7 +179,7 @@ def _drive_to(st, seat, car, target):
     the car waits for the street to clear), else ACT_DONE."""
     act = step_toward(st, seat, car, target)
     if act == ACT_DONE and player_param(st, seat, K_SIDE_STEP):
-        if dist(st, st[CAR_STREET + seat * MAX_CARS + car], target) >= 2:
+        if dist(st, st[car_street_at(seat * MAX_CARS + car)], target) >= 2:
             act = step_aside(st, seat, car, target)
     return act
 
@@ -191,8 +190,8 @@ def _leave_hq(st, seat, car):
     with the most neighbours (towards the busier middle of the map; ties:
     lowest k); else ACT_DONE."""
     c = seat * MAX_CARS + car
-    street = st[CAR_STREET + c]
-    if street != st[HQ + seat] or st[CAR_USED + c] & USED_MOVE:
+    street = st[car_street_at(c)]
+    if street != st[hq_at(seat)] or st[car_used_at(c)] & USED_MOVE:
         return ACT_DONE
     best_k = -1
     best_n = -1
@@ -211,11 +210,11 @@ def _leave_hq(st, seat, car):
 def _nearest_dest(st, seat, car):
     """Destination street of the passenger closest to its drop, or -1."""
     c = seat * MAX_CARS + car
-    street = st[CAR_STREET + c]
+    street = st[car_street_at(c)]
     best = -1
     best_d = _FAR
-    for i in range(st[CAR_LOAD + c]):
-        d = st[TOKEN_DEST + st[PASSENGERS + c * MAX_CAPACITY + i]]
+    for i in range(st[car_load_at(c)]):
+        d = st[token_dest_at(st[passengers_at(c, i)])]
         if dist(st, street, d) < best_d:
             best_d = dist(st, street, d)
             best = d
@@ -226,12 +225,12 @@ def _nearest_dest(st, seat, car):
 def _claimed_by_other(st, seat, car, street, d):
     """Another car of ours with a free seat is closer to ``street`` (or as close
     with a lower index): leave that commuter to it."""
-    capacity = st[PARAMS + P_CAR_CAPACITY]
-    for other in range(st[N_CARS + seat]):
+    capacity = st[rule_at(P_CAR_CAPACITY)]
+    for other in range(st[n_cars_at(seat)]):
         o = seat * MAX_CARS + other
-        if other == car or st[CAR_LOAD + o] >= capacity:
+        if other == car or st[car_load_at(o)] >= capacity:
             continue
-        od = dist(st, st[CAR_STREET + o], street)
+        od = dist(st, st[car_street_at(o)], street)
         if od < d or (od == d and other < car):
             return True
     return False
@@ -245,18 +244,18 @@ def _pickup(st, seat, car, greedy):
     left to it, and so are those on the car's street once it has taken there
     (it left them on purpose)."""
     c = seat * MAX_CARS + car
-    street = st[CAR_STREET + c]
-    taken = st[CAR_USED + c] & USED_TAKE
+    street = st[car_street_at(c)]
+    taken = st[car_used_at(c)] & USED_TAKE
     best = -1
     best_num = -1
     best_den = 1
     for i in range(st[N_WAITING]):
-        k = st[WAITING + i]
-        o = st[TOKEN_STREET + k]
+        k = st[waiting_at(i)]
+        o = st[token_street_at(k)]
         if taken and o == street:
             continue
         d = dist(st, street, o)
-        num = st[TOKEN_FARE + k] if greedy else 1
+        num = st[token_fare_at(k)] if greedy else 1
         # num / (d + 1) > best_num / best_den, in integers
         if num * best_den > best_num * (d + 1) and not _claimed_by_other(st, seat, car, o, d):
             best_num = num
@@ -270,10 +269,10 @@ def _target(st, seat, car, greedy):
     """Where the car drives: the nearest passenger destination, or a commuter to
     fetch when one is nearer and a seat is free; -1: nowhere."""
     c = seat * MAX_CARS + car
-    street = st[CAR_STREET + c]
+    street = st[car_street_at(c)]
     dest = _nearest_dest(st, seat, car)
     target = dest
-    if st[CAR_LOAD + c] < st[PARAMS + P_CAR_CAPACITY]:
+    if st[car_load_at(c)] < st[rule_at(P_CAR_CAPACITY)]:
         pickup = _pickup(st, seat, car, greedy)
         if pickup >= 0 and (dest < 0 or dist(st, street, pickup) < dist(st, street, dest)):
             target = pickup
@@ -291,8 +290,8 @@ def _take_answer(st, seat, car):
     if limit >= NO_DETOUR_LIMIT:
         return ACT_TAKE
     c = seat * MAX_CARS + car
-    street = st[CAR_STREET + c]
-    free = st[PARAMS + P_CAR_CAPACITY] - st[CAR_LOAD + c]
+    street = st[car_street_at(c)]
+    free = st[rule_at(P_CAR_CAPACITY)] - st[car_load_at(c)]
     anchor = _nearest_dest(st, seat, car)  # the first passenger's destination
     mask = 0
     taken = 0
@@ -300,7 +299,7 @@ def _take_answer(st, seat, car):
         if taken >= free:
             break
         k = waiting_ranked(st, street, np.int64(r))
-        d = st[TOKEN_DEST + k]
+        d = st[token_dest_at(k)]
         if anchor < 0:
             anchor = d
         else:
@@ -327,9 +326,9 @@ def _serve(st, seat, car, greedy):
         if act != ACT_DONE:
             return act
     c = seat * MAX_CARS + car
-    if st[CAR_USED + c] & USED_MOVE:
+    if st[car_used_at(c)] & USED_MOVE:
         return ACT_DONE
-    street = st[CAR_STREET + c]
+    street = st[car_street_at(c)]
     target = _target(st, seat, car, greedy)
     if target >= 0 and target != street:
         act = _drive_to(st, seat, car, target)
@@ -342,9 +341,9 @@ def _serve(st, seat, car, greedy):
 def _reserve_ok(st, seat, turns):
     """Money left after a purchase pays this turn's upkeep and then the larger
     fleet's upkeep for ``turns`` more turns."""
-    after = st[MONEY + seat] - st[PARAMS + P_CAR_COST]
-    upkeep = st[PARAMS + P_UPKEEP_PER_CAR]
-    return after > upkeep * st[N_CARS + seat] + upkeep * (st[N_CARS + seat] + 1) * turns
+    after = st[money_at(seat)] - st[rule_at(P_CAR_COST)]
+    upkeep = st[rule_at(P_UPKEEP_PER_CAR)]
+    return after > upkeep * st[n_cars_at(seat)] + upkeep * (st[n_cars_at(seat)] + 1) * turns
 
 
 @njit(cache=True)
@@ -354,12 +353,12 @@ def _in_the_way(st, seat, other, greedy):
     ``other`` has no free street closer (a jam of our own making); -1 when
     none."""
     o = seat * MAX_CARS + other
-    if st[CAR_USED + o] & USED_MOVE or st[CAR_LOAD + o] == 0:  # moved already, or no passenger's drop to reach
+    if st[car_used_at(o)] & USED_MOVE or st[car_load_at(o)] == 0:  # moved already, or no passenger's drop to reach
         return -1
-    there = st[CAR_STREET + o]
+    there = st[car_street_at(o)]
     beside = -1  # first the cheap test: a car of ours next to it at all?
     for car in range(st[N_START]):
-        if car != other and (st[MAY_ACT] >> car) & 1 and dist(st, st[CAR_STREET + seat * MAX_CARS + car], there) == 1:
+        if car != other and (st[MAY_ACT] >> car) & 1 and dist(st, st[car_street_at(seat * MAX_CARS + car)], there) == 1:
             beside = car
             break
     if beside < 0:
@@ -371,7 +370,7 @@ def _in_the_way(st, seat, other, greedy):
     for car in range(beside, st[N_START]):
         if car == other or not (st[MAY_ACT] >> car) & 1:
             continue
-        here = st[CAR_STREET + seat * MAX_CARS + car]
+        here = st[car_street_at(seat * MAX_CARS + car)]
         if dist(st, here, there) == 1 and dist(st, here, target) < d:
             return car
     return -1
@@ -401,11 +400,11 @@ def hq_score(st, seat, street):
     then far from the HQs chosen before (the nearest one, in blocks)."""
     near = 0
     for j in range(N_CARDS):
-        near += dist(st, street, st[CARDS + 2 * j])
+        near += dist(st, street, st[card_at(j, 0)])
     apart = 0
     first = True
     for s in range(seat):
-        d = dist(st, street, st[HQ + s])
+        d = dist(st, street, st[hq_at(s)])
         if first or d < apart:
             apart = d
             first = False
@@ -470,7 +469,7 @@ def random_player(kind, seat, subject, st):
     car = subject
     drop = can_drop(st, seat, car)
     take = can_take(st, seat, car)
-    street = st[CAR_STREET + seat * MAX_CARS + car]
+    street = st[car_street_at(seat * MAX_CARS + car)]
     n = 1  # ACT_DONE
     if drop:
         n += 1
@@ -538,14 +537,14 @@ def block_target(st, seat):
     at_least = player_param(st, seat, K_BLOCK_AT)
     for i in range(1, n_seats):
         s = (seat + i) % n_seats
-        if not st[ALIVE + s] or st[N_CARS + s] < at_least or st[N_CARS + s] >= st[PARAMS + P_MAX_CARS]:
+        if not st[alive_at(s)] or st[n_cars_at(s)] < at_least or st[n_cars_at(s)] >= st[rule_at(P_MAX_CARS)]:
             continue
-        if st[MONEY + s] < st[PARAMS + P_CAR_COST] - BLOCK_MARGIN:
+        if st[money_at(s)] < st[rule_at(P_CAR_COST)] - BLOCK_MARGIN:
             continue
-        if st[N_CARS + s] > best_cars or (st[N_CARS + s] == best_cars and st[MONEY + s] > best_money):
+        if st[n_cars_at(s)] > best_cars or (st[n_cars_at(s)] == best_cars and st[money_at(s)] > best_money):
             best = s
-            best_cars = st[N_CARS + s]
-            best_money = st[MONEY + s]
+            best_cars = st[n_cars_at(s)]
+            best_money = st[money_at(s)]
     return best
 
 
@@ -561,7 +560,7 @@ def _blocking_car(st, seat, goal):
     best_d = _FAR
     for car in range(st[N_START]):
         c = seat * MAX_CARS + car
-        d = dist(st, st[CAR_STREET + c], goal) + (_FAR // 2 if st[CAR_LOAD + c] > 0 else 0)
+        d = dist(st, st[car_street_at(c)], goal) + (_FAR // 2 if st[car_load_at(c)] > 0 else 0)
         if d < best_d:
             best_d = d
             best = car
@@ -580,21 +579,21 @@ def blocker_player(kind, seat, subject, st):
         return 1 if _reserve_ok(st, seat, player_param(st, seat, K_RESERVE)) else 0
     if kind == KIND_CAR:
         target_seat = block_target(st, seat)
-        if st[N_CARS + seat] < player_param(st, seat, K_BLOCK_WITH):
+        if st[n_cars_at(seat)] < player_param(st, seat, K_BLOCK_WITH):
             target_seat = -1
         if target_seat < 0:
             remember(st, seat, 0, 0)
         else:
-            goal = st[HQ + target_seat]
+            goal = st[hq_at(target_seat)]
             car = subject
             if car == _blocking_car(st, seat, goal):
                 c = seat * MAX_CARS + car
-                street = st[CAR_STREET + c]
+                street = st[car_street_at(c)]
                 if can_drop(st, seat, car):
                     return ACT_DROP
                 if can_take(st, seat, car):
                     return ACT_TAKE
-                if street == goal or st[CAR_USED + c] & USED_MOVE:
+                if street == goal or st[car_used_at(c)] & USED_MOVE:
                     return ACT_DONE
                 if street_car(st, goal) >= 0 and dist(st, street, goal) == 1:
                     return ACT_DONE  # wait next to it for the street to clear

@@ -7,47 +7,15 @@ begun), ``SEAT`` (whose turn; -1 before the first), ``WINNER``,
 ``SEATING``, ``SCORE`` (here: commuters delivered, ``DELIVERED``) and
 ``MEMORY`` (a player's own scratch: ``balance.state.memory``/``remember``).
 
-Carnage's own regions ("x4" = one per seat, seats 0..3; car ``c`` of seat
-``p`` at ``p * MAX_CARS + c``)::
-
-    static (the image; set once per state)
-      PARAMS            24   rule parameters, params.P_* order (a choice as its index)
-      N_STREETS              streets on the board
-      STREET_CAR_AT, STREET_WAITING_AT, N_NEIGHBOURS_AT, NEIGHBOURS_AT, DIST_AT,
-      HQ_SITES_AT            offsets of the board-sized regions below
-      N_SITES                HQ sites on the board
-      CARDS             32   the 16 spawn cards: origin at 2j, destination at 2j+1
-    dynamic (zero before every game; setup fills it)
-      PHASE                  PHASE_SETUP (0: not set up), PHASE_HQ (HQs are
-                             being chosen), PHASE_TURN (a turn is to begin),
-                             PHASE_ACT (a turn is under way)
-      HQ_SEAT                the seat choosing its HQ next (PHASE_HQ)
-      CAR                    the car acting now, or NO_CAR: a buy offer (when
-                             OFFERING) and then the choice of the next car come
-      OFFERING               1: a buy offer comes before the next car is chosen
-      N_START                cars the seat owned when its turn began (cars
-                             bought during the turn come after and never act)
-      FINISHED               bit c: car c has finished acting this turn
-      MAY_ACT                bit c: car c may act next (set when KIND_ORDER is asked;
-                             cleared when the chosen car is asked, so the rules
-                             need not test it again)
-      N_ALIVE, N_WAITING (commuters waiting on streets), N_FREE (free commuter
-      tokens), STREAK (consecutive turn ends over gridlock_limit), BANK (money
-      tokens left in the bank; bank_money > 0 only)
-      HQ, MONEY, ALIVE (1/0), N_CARS (0 once out)                    x4 each
-      CAR_STREET (-1: no car), CAR_BOUGHT (turn; 0 = setup), CAR_USED
-      (USED_* bits this turn), CAR_LOAD                       x32 each (p*8+c)
-      PASSENGERS        token ids at (p*8+c)*8 + i for i < load
-      TOKEN_STATUS (TOKEN_*), TOKEN_ORIGIN, TOKEN_DEST, TOKEN_FARE
-      (fare_per_block x blocks), TOKEN_STREET (where it waits)        x64 each
-      WAITING           ids of the waiting commuters, first st[N_WAITING] entries
-    board-sized regions (N = streets; offsets in the static slots above)
-      STREET_CAR        N    dynamic: car on the street as seat*8 + car, or -1
-      STREET_WAITING    N    dynamic: commuters waiting on the street
-      N_NEIGHBOURS      N    static: how many neighbours
-      NEIGHBOURS        6N   static: street*6 + k, padded with -1
-      DIST              N*N  static: a*N + b: blocks between streets a and b
-      HQ_SITES          N    static: the board's HQ sites, first N_SITES entries
+Carnage's own regions are declared below (``LAYOUT``), each with its name,
+shape and meaning (``balance.state.describe(st, LAYOUT)`` prints a state by
+them), and addressed through their compiled helpers (``st[money_at(seat)]``,
+``st[rule_at(P_CAR_COST)]``).  A car is known by its car id ``c = seat *
+MAX_CARS + car`` (``st[car_street_at(c)]``, ``st[passengers_at(c, i)]``).  The
+board-sized regions (streets, neighbours, distances, HQ sites) are *placed*:
+each has one static slot (``STREET_CAR_AT`` ...) holding where it lies in the
+state, set by :func:`encode` for the board; their helpers take ``st`` first
+(``st[dist_at(st, a, b)]``).
 
 Decisions (``ask(st, seat, kind, subject)``; the players' contract is in
 players.py): ``KIND_HQ`` (at setup, hq = chosen or anywhere; subject: the
@@ -70,7 +38,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.state import SCORE, Layout
+from balance.state import SCORE, Layout, score_at
 from sims.carnage.params import HQ_CHOSEN, N_PARAMS, P_CAR_CAPACITY, P_CAR_COST, P_HQ, P_MAX_CARS
 from sims.carnage.params import PARAMS as PARAM_DECLS
 
@@ -84,49 +52,102 @@ MAX_NEIGHBOURS = 6
 
 MAX_RANKS = 8  # a take answer can name the first 8 commuters of a street's order
 
+MAX_PARAMS = 24  # slots kept for the rule parameters (N_PARAMS of them used)
+N_CAR_IDS = MAX_PLAYERS * MAX_CARS  # car ids: seat * MAX_CARS + car
+
 LAYOUT = Layout()
-# static
-PARAMS = LAYOUT.static(24)
-N_STREETS = LAYOUT.static(1)
-STREET_CAR_AT = LAYOUT.static(1)
-STREET_WAITING_AT = LAYOUT.static(1)
-N_NEIGHBOURS_AT = LAYOUT.static(1)
-NEIGHBOURS_AT = LAYOUT.static(1)
-DIST_AT = LAYOUT.static(1)
-HQ_SITES_AT = LAYOUT.static(1)
-N_SITES = LAYOUT.static(1)
-CARDS = LAYOUT.static(2 * N_CARDS)
-# dynamic
-PHASE = LAYOUT.dynamic(1)
-HQ_SEAT = LAYOUT.dynamic(1)
-CAR = LAYOUT.dynamic(1)
-OFFERING = LAYOUT.dynamic(1)
-N_START = LAYOUT.dynamic(1)
-FINISHED = LAYOUT.dynamic(1)
-MAY_ACT = LAYOUT.dynamic(1)
-N_ALIVE = LAYOUT.dynamic(1)
-N_WAITING = LAYOUT.dynamic(1)
-N_FREE = LAYOUT.dynamic(1)
-STREAK = LAYOUT.dynamic(1)
-BANK = LAYOUT.dynamic(1)
-HQ = LAYOUT.dynamic(MAX_PLAYERS)
-MONEY = LAYOUT.dynamic(MAX_PLAYERS)
-ALIVE = LAYOUT.dynamic(MAX_PLAYERS)
-N_CARS = LAYOUT.dynamic(MAX_PLAYERS)
-CAR_STREET = LAYOUT.dynamic(MAX_PLAYERS * MAX_CARS)
-CAR_BOUGHT = LAYOUT.dynamic(MAX_PLAYERS * MAX_CARS)
-CAR_USED = LAYOUT.dynamic(MAX_PLAYERS * MAX_CARS)
-CAR_LOAD = LAYOUT.dynamic(MAX_PLAYERS * MAX_CARS)
-PASSENGERS = LAYOUT.dynamic(MAX_PLAYERS * MAX_CARS * MAX_CAPACITY)
-TOKEN_STATUS = LAYOUT.dynamic(MAX_TOKENS)
-TOKEN_ORIGIN = LAYOUT.dynamic(MAX_TOKENS)
-TOKEN_DEST = LAYOUT.dynamic(MAX_TOKENS)
-TOKEN_FARE = LAYOUT.dynamic(MAX_TOKENS)
-TOKEN_STREET = LAYOUT.dynamic(MAX_TOKENS)
-WAITING = LAYOUT.dynamic(MAX_TOKENS)
-# the board-sized regions follow, allotted per board by encode()
+# static (the image; set once per state)
+PARAMS = LAYOUT.static("params", (MAX_PARAMS,), "rule parameters, params.P_* order (a choice as its index)")
+N_STREETS = LAYOUT.static("n_streets", (), "streets on the board")
+# The board-sized regions: each one static slot here that holds where the
+# region lies (so their names end in _AT), placed per board by encode().
+STREET_CAR_AT = LAYOUT.placed(
+    "street_car", ("n_streets",), "the car on each street as its car id (seat * MAX_CARS + car), or -1", dynamic=True
+)
+STREET_WAITING_AT = LAYOUT.placed("street_waiting", ("n_streets",), "commuters waiting on each street", dynamic=True)
+N_NEIGHBOURS_AT = LAYOUT.placed("n_neighbours", ("n_streets",), "how many neighbours each street has")
+NEIGHBOURS_AT = LAYOUT.placed(
+    "neighbours", ("n_streets", MAX_NEIGHBOURS), "each street's neighbours, padded with -1"
+)
+DIST_AT = LAYOUT.placed("dist", ("n_streets", "n_streets"), "blocks between two streets (shortest path)")
+HQ_SITES_AT = LAYOUT.placed("hq_sites", ("n_streets",), "the board's HQ sites, the first st[N_SITES] entries")
+N_SITES = LAYOUT.static("n_sites", (), "HQ sites on the board")
+CARDS = LAYOUT.static("cards", (N_CARDS, 2), "the 16 spawn cards: origin, destination")
+# dynamic (zero before every game; setup fills it)
+PHASE = LAYOUT.dynamic(
+    "phase",
+    (),
+    "PHASE_SETUP (0: not set up), PHASE_HQ (HQs are being chosen), PHASE_TURN (a turn is to begin), "
+    "PHASE_ACT (a turn is under way)",
+)
+HQ_SEAT = LAYOUT.dynamic("hq_seat", (), "the seat choosing its HQ next (PHASE_HQ)")
+CAR = LAYOUT.dynamic(
+    "car", (), "the car acting now, or NO_CAR: a buy offer (when OFFERING) and then the choice of the next car come"
+)
+OFFERING = LAYOUT.dynamic("offering", (), "1: a buy offer comes before the next car is chosen")
+N_START = LAYOUT.dynamic(
+    "n_start", (), "cars the seat owned when its turn began (cars bought during the turn come after and never act)"
+)
+FINISHED = LAYOUT.dynamic("finished", (), "bit c: car c has finished acting this turn")
+MAY_ACT = LAYOUT.dynamic(
+    "may_act",
+    (),
+    "bit c: car c may act next (set when KIND_ORDER is asked; cleared when the chosen car is asked, "
+    "so the rules need not test it again)",
+)
+N_ALIVE = LAYOUT.dynamic("n_alive", (), "seats still in the game")
+N_WAITING = LAYOUT.dynamic("n_waiting", (), "commuters waiting on streets")
+N_FREE = LAYOUT.dynamic("n_free", (), "free commuter tokens")
+STREAK = LAYOUT.dynamic("streak", (), "consecutive turn ends over gridlock_limit")
+BANK = LAYOUT.dynamic("bank", (), "money tokens left in the bank (bank_money > 0 only)")
+HQ = LAYOUT.dynamic("hq", (MAX_PLAYERS,), "each seat's HQ street")
+MONEY = LAYOUT.dynamic("money", (MAX_PLAYERS,), "each seat's money")
+ALIVE = LAYOUT.dynamic("alive", (MAX_PLAYERS,), "1: the seat is still in the game")
+N_CARS = LAYOUT.dynamic("n_cars", (MAX_PLAYERS,), "cars each seat owns (0 once out)")
+CAR_STREET = LAYOUT.dynamic("car_street", (N_CAR_IDS,), "per car id: the street it stands on (-1: no car)")
+CAR_BOUGHT = LAYOUT.dynamic("car_bought", (N_CAR_IDS,), "per car id: the turn it was bought (0: setup)")
+CAR_USED = LAYOUT.dynamic("car_used", (N_CAR_IDS,), "per car id: its USED_* bits this turn")
+CAR_LOAD = LAYOUT.dynamic("car_load", (N_CAR_IDS,), "per car id: passengers aboard")
+PASSENGERS = LAYOUT.dynamic(
+    "passengers", (N_CAR_IDS, MAX_CAPACITY), "per car id: the token ids aboard, the first car_load entries"
+)
+TOKEN_STATUS = LAYOUT.dynamic("token_status", (MAX_TOKENS,), "each commuter token's TOKEN_*")
+TOKEN_ORIGIN = LAYOUT.dynamic("token_origin", (MAX_TOKENS,), "each commuter's origin street")
+TOKEN_DEST = LAYOUT.dynamic("token_dest", (MAX_TOKENS,), "each commuter's destination street")
+TOKEN_FARE = LAYOUT.dynamic("token_fare", (MAX_TOKENS,), "each commuter's fare (fare_per_block x blocks)")
+TOKEN_STREET = LAYOUT.dynamic("token_street", (MAX_TOKENS,), "the street a waiting commuter waits on")
+WAITING = LAYOUT.dynamic("waiting", (MAX_TOKENS,), "ids of the waiting commuters, the first st[N_WAITING] entries")
+# the board-sized regions follow, placed per board by encode()
 DELIVERED = SCORE  # commuters delivered per seat: the outcome's score
-assert N_PARAMS <= 24
+assert N_PARAMS <= MAX_PARAMS
+
+# Compiled helpers (st[hq_at(seat)]; the board's take st first: st[dist_at(st, a, b)]).
+rule_at = PARAMS.index  # st[rule_at(P_CAR_COST)]: a rule parameter
+card_at = CARDS.index  # st[card_at(j, 0)]: spawn card j's origin, st[card_at(j, 1)] its destination
+hq_at = HQ.index
+money_at = MONEY.index
+alive_at = ALIVE.index
+n_cars_at = N_CARS.index
+delivered_at = score_at  # st[delivered_at(seat)]
+car_street_at = CAR_STREET.index  # st[car_street_at(c)], c = seat * MAX_CARS + car
+car_street_view = CAR_STREET.view
+car_bought_at = CAR_BOUGHT.index
+car_used_at = CAR_USED.index
+car_load_at = CAR_LOAD.index
+passengers_at = PASSENGERS.index  # st[passengers_at(c, i)]: passenger i of car id c
+token_status_at = TOKEN_STATUS.index
+token_origin_at = TOKEN_ORIGIN.index
+token_dest_at = TOKEN_DEST.index
+token_fare_at = TOKEN_FARE.index
+token_street_at = TOKEN_STREET.index
+waiting_at = WAITING.index
+street_car_at = STREET_CAR_AT.index  # st[street_car_at(st, street)]
+street_car_view = STREET_CAR_AT.view
+street_waiting_at = STREET_WAITING_AT.index
+n_neighbours_at = N_NEIGHBOURS_AT.index
+neighbours_at = NEIGHBOURS_AT.index  # st[neighbours_at(st, street, k)]
+dist_at = DIST_AT.index  # st[dist_at(st, a, b)]
+hq_sites_at = HQ_SITES_AT.index
 
 PHASE_SETUP = 0
 PHASE_TURN = 1
@@ -161,65 +182,40 @@ ACT_TAKE_RANKS = np.int64(16)  # ACT_TAKE_RANKS + mask: take the commuters of th
 # mask (r < MAX_RANKS) takes the commuter of rank r; the mask must name at
 # least one commuter, only ranks that exist, and no more than the free seats.
 
-# Spawn causes and loss reasons as stored in trace rows.
+# Spawn causes and loss reasons as stored in trace rows (events.py names them).
 CAUSE_SETUP = np.int64(0)
 CAUSE_DROP = np.int64(1)
 CAUSE_TURN_END = np.int64(2)
 LOSE_STUCK = np.int64(0)
 LOSE_BANKRUPT = np.int64(1)
 
-# Trace rows (balance.state.event): row[0] = EV_*, row[1] = turn, then row[2..7]:
-#   EV_SPAWN   cause, roll (-1 = null), spawned (1/0), card, commuter
-#   EV_TURN    seat
-#   EV_BUY     seat, car, street, cost
-#   EV_DROP    seat, car, street, commuters (bit mask of token ids)
-#   EV_MOVE    seat, car, from, to
-#   EV_TAKE    seat, car, street, commuters (bit mask), fare
-#   EV_UPKEEP  seat, paid, money after
-#   EV_LOSE    seat, LOSE_*
-#   EV_END     winner (-1 = none), end reason   (money/delivered/cars: the final state)
-#   EV_HQ      seat, street                     (setup: the seat's HQ, where its first car stands)
-EV_SPAWN = np.int64(1)
-EV_TURN = np.int64(2)
-EV_BUY = np.int64(3)
-EV_DROP = np.int64(4)
-EV_MOVE = np.int64(5)
-EV_TAKE = np.int64(6)
-EV_UPKEEP = np.int64(7)
-EV_LOSE = np.int64(8)
-EV_END = np.int64(9)
-EV_HQ = np.int64(10)
 
 
 # --------------------------------------------------------------------------- the image
 def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     """The state image for ``board`` (a CarnageBoard) and ``n_seats`` players:
     the rules, the board's HQ sites, the spawn cards and the board's tables,
-    with the board-sized regions allotted after the fixed ones."""
+    with the board-sized regions placed after the fixed ones."""
     n = int(board.n_streets)
     layout = LAYOUT.copy()
-    street_car = layout.dynamic(n)
-    street_waiting = layout.dynamic(n)
-    n_neighbours = layout.static(n)
-    neighbours = layout.static(MAX_NEIGHBOURS * n)
-    dist = layout.static(n * n)
-    sites = layout.static(n)
+    layout.place(STREET_CAR_AT, n)
+    layout.place(STREET_WAITING_AT, n)
+    layout.place(N_NEIGHBOURS_AT, n)
+    layout.place(NEIGHBOURS_AT, MAX_NEIGHBOURS * n)
+    layout.place(DIST_AT, n * n)
+    layout.place(HQ_SITES_AT, n)
     image = layout.image()
-    for i, p in enumerate(PARAM_DECLS):
-        image[PARAMS + i] = p.encode(params[p.name])
+    rules = image[PARAMS.slots]
+    rules[:N_PARAMS] = [p.encode(params[p.name]) for p in PARAM_DECLS]
     image[N_STREETS] = n
-    image[STREET_CAR_AT] = street_car
-    image[STREET_WAITING_AT] = street_waiting
-    image[N_NEIGHBOURS_AT] = n_neighbours
-    image[NEIGHBOURS_AT] = neighbours
-    image[DIST_AT] = dist
-    image[HQ_SITES_AT] = sites
     image[N_SITES] = len(board.hq)
-    image[sites : sites + len(board.hq)] = board.hq_streets
-    image[CARDS : CARDS + 2 * N_CARDS] = np.asarray(board.cards, dtype=np.int64).reshape(-1)
-    image[n_neighbours : n_neighbours + n] = board.n_neighbours
-    image[neighbours : neighbours + MAX_NEIGHBOURS * n] = np.asarray(board.neighbours, dtype=np.int64).reshape(-1)
-    image[dist : dist + n * n] = np.asarray(board.dist, dtype=np.int64).reshape(-1)
+    sites = np.zeros(n, np.int64)
+    sites[: len(board.hq)] = board.hq_streets
+    HQ_SITES_AT.put(image, sites)
+    CARDS.put(image, board.cards)
+    N_NEIGHBOURS_AT.put(image, board.n_neighbours)
+    NEIGHBOURS_AT.put(image, board.neighbours)
+    DIST_AT.put(image, board.dist)
     return image
 
 
@@ -234,30 +230,30 @@ def max_events(params: Mapping[str, Any]) -> int:
 @njit(cache=True)
 def dist(st, a, b):
     """Blocks between streets ``a`` and ``b`` (shortest path)."""
-    return st[st[DIST_AT] + a * st[N_STREETS] + b]
+    return st[dist_at(st, a, b)]
 
 
 @njit(cache=True)
 def n_neighbours(st, street):
-    return st[st[N_NEIGHBOURS_AT] + street]
+    return st[n_neighbours_at(st, street)]
 
 
 @njit(cache=True)
 def neighbour(st, street, k):
     """The ``k``-th street next to ``street`` (k < n_neighbours)."""
-    return st[st[NEIGHBOURS_AT] + street * MAX_NEIGHBOURS + k]
+    return st[neighbours_at(st, street, k)]
 
 
 @njit(cache=True)
 def street_car(st, street):
     """The car on ``street`` as seat * MAX_CARS + car, or -1."""
-    return st[st[STREET_CAR_AT] + street]
+    return st[street_car_at(st, street)]
 
 
 @njit(cache=True)
 def street_waiting(st, street):
     """Commuters waiting on ``street``."""
-    return st[st[STREET_WAITING_AT] + street]
+    return st[street_waiting_at(st, street)]
 
 
 # --------------------------------------------------------------------------- what is legal
@@ -265,9 +261,9 @@ def street_waiting(st, street):
 def can_buy(st, seat):
     """Money >= car_cost, fewer than max_cars, and no car on the HQ street."""
     return (
-        st[MONEY + seat] >= st[PARAMS + P_CAR_COST]
-        and st[N_CARS + seat] < st[PARAMS + P_MAX_CARS]
-        and street_car(st, st[HQ + seat]) < 0
+        st[money_at(seat)] >= st[rule_at(P_CAR_COST)]
+        and st[n_cars_at(seat)] < st[rule_at(P_MAX_CARS)]
+        and street_car(st, st[hq_at(seat)]) < 0
     )
 
 
@@ -275,11 +271,11 @@ def can_buy(st, seat):
 def can_drop(st, seat, car):
     """Drop unused this turn and a passenger bound for the car's street."""
     c = seat * MAX_CARS + car
-    if st[CAR_USED + c] & USED_DROP:
+    if st[car_used_at(c)] & USED_DROP:
         return False
-    street = st[CAR_STREET + c]
-    for i in range(st[CAR_LOAD + c]):
-        if st[TOKEN_DEST + st[PASSENGERS + c * MAX_CAPACITY + i]] == street:
+    street = st[car_street_at(c)]
+    for i in range(st[car_load_at(c)]):
+        if st[token_dest_at(st[passengers_at(c, i)])] == street:
             return True
     return False
 
@@ -288,18 +284,18 @@ def can_drop(st, seat, car):
 def can_take(st, seat, car):
     """Take unused this turn, a free seat and a commuter waiting on the street."""
     c = seat * MAX_CARS + car
-    if st[CAR_USED + c] & USED_TAKE:
+    if st[car_used_at(c)] & USED_TAKE:
         return False
-    return st[CAR_LOAD + c] < st[PARAMS + P_CAR_CAPACITY] and street_waiting(st, st[CAR_STREET + c]) > 0
+    return st[car_load_at(c)] < st[rule_at(P_CAR_CAPACITY)] and street_waiting(st, st[car_street_at(c)]) > 0
 
 
 @njit(cache=True)
 def can_move(st, seat, car, k):
     """Move unused this turn and neighbour slot ``k`` is a street with no car."""
     c = seat * MAX_CARS + car
-    if st[CAR_USED + c] & USED_MOVE:
+    if st[car_used_at(c)] & USED_MOVE:
         return False
-    street = st[CAR_STREET + c]
+    street = st[car_street_at(c)]
     if k < 0 or k >= n_neighbours(st, street):
         return False
     return street_car(st, neighbour(st, street, k)) < 0
@@ -308,7 +304,7 @@ def can_move(st, seat, car, k):
 @njit(cache=True)
 def car_can_move_now(st, seat, car):
     """Some neighbour street has no car (the stuck test; 'used' not considered)."""
-    street = st[CAR_STREET + seat * MAX_CARS + car]
+    street = st[car_street_at(seat * MAX_CARS + car)]
     for k in range(n_neighbours(st, street)):
         if street_car(st, neighbour(st, street, k)) < 0:
             return True
@@ -320,7 +316,7 @@ def has_option(st, seat, car):
     """The car has a legal unused action (drop, take or move): it is asked."""
     if can_drop(st, seat, car) or can_take(st, seat, car):
         return True
-    if st[CAR_USED + seat * MAX_CARS + car] & USED_MOVE:
+    if st[car_used_at(seat * MAX_CARS + car)] & USED_MOVE:
         return False
     return car_can_move_now(st, seat, car)
 
@@ -329,7 +325,7 @@ def has_option(st, seat, car):
 @njit(cache=True)
 def hq_site(st, i):
     """The board's ``i``-th HQ site (i < st[N_SITES])."""
-    return st[st[HQ_SITES_AT] + i]
+    return st[hq_sites_at(st, i)]
 
 
 @njit(cache=True)
@@ -339,7 +335,7 @@ def can_choose_hq(st, street):
     (every HQ chosen so far holds its owner's first car)."""
     if street < 0 or street >= st[N_STREETS] or street_car(st, street) >= 0:
         return False
-    if st[PARAMS + P_HQ] != HQ_CHOSEN:
+    if st[rule_at(P_HQ)] != HQ_CHOSEN:
         return True
     for i in range(st[N_SITES]):
         if hq_site(st, i) == street:
@@ -367,10 +363,10 @@ def waiting_ranked(st, street, rank):
         best = -1
         best_fare = -1
         for i in range(st[N_WAITING]):
-            k = st[WAITING + i]
-            if st[TOKEN_STREET + k] != street:
+            k = st[waiting_at(i)]
+            if st[token_street_at(k)] != street:
                 continue
-            f = st[TOKEN_FARE + k]
+            f = st[token_fare_at(k)]
             after = f < prev_fare or (f == prev_fare and k > prev_k)  # comes after the previous rank
             if after and (best < 0 or f > best_fare or (f == best_fare and k < best)):
                 best = k
@@ -389,11 +385,11 @@ def can_take_ranks(st, seat, car, mask):
     if not can_take(st, seat, car) or mask <= 0 or mask >= (1 << MAX_RANKS):
         return False
     c = seat * MAX_CARS + car
-    here = street_waiting(st, st[CAR_STREET + c])
+    here = street_waiting(st, st[car_street_at(c)])
     count = 0
     for r in range(MAX_RANKS):
         if (mask >> r) & 1:
             if r >= here:
                 return False
             count += 1
-    return count <= st[PARAMS + P_CAR_CAPACITY] - st[CAR_LOAD + c]
+    return count <= st[rule_at(P_CAR_CAPACITY)] - st[car_load_at(c)]

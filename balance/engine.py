@@ -36,12 +36,16 @@ What a game supplies (``compile_kernel``'s keyword arguments)::
                                 every round end, so it must draw no random
                                 number and change nothing
 
-The drivers below are plain Python functions, compiled for each game by
-:func:`compile_kernel` with the game's functions bound to the names above.
-Each compiled copy gets the qualified name ``<game module>.<function>``, so
-numba caches it on disk like any module-level kernel and two games never share
-a cache entry; :func:`compile_kernel` also keys the cache on the game's files
-(``balance.kernelcache``), since a copy compiles in the game's code.
+The drivers below are plain Python functions, the templates of each game's
+compiled copy: :func:`compile_kernel` writes their source, once, to a module
+beside the game's numba cache (``<package>/__pycache__/balance_drivers_kernel.py``,
+readable: the engine's names it imports, the game's constants, the templates'
+own text) with the game's functions bound to the names above, and numba
+compiles and caches that module like any module of the game, so two games never
+share a cache entry; :func:`compile_kernel` also keys the cache on the game's
+files (``balance.kernelcache``), since a copy compiles in the game's code.
+Before any of it compiles, :func:`check_compiles` types the game's functions on
+their own, so a typing error in a game names the game's file and line.
 
 One decision, as :func:`play_on` plays it::
 

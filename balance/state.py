@@ -568,6 +568,16 @@ seating_at = SEATING.index  # st[seating_at(seat)]: the seat's player index
 memory_at = MEMORY.index  # st[memory_at(seat, i)]
 player_params_at = PLAYER_PARAMS.index  # st[player_params_at(seat, k)]
 
+
+@njit(inline="always")
+def heat_cell_at(st, cell):
+    """The slot of ``cell`` in the game's heatmap (``Layout.heat``: the header's
+    HEAT_AT region, summed over games by the engine): ``st[heat_cell_at(st, c)] += 1``."""
+    return st[HEAT_AT] + cell
+
+
+heat_cell_at.py_func._layout_helper = True  # balance.gpu clones it wherever it is bound
+
 VALUE_SCALE = 1000  # a playout's value for the searching seat: 0 (lost) .. VALUE_SCALE (won)
 NO_SEAT = np.int64(-1)
 

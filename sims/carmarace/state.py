@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.state import HEAT_AT, MAX_SEATS, SCORE, Layout, score_at
+from balance.state import MAX_SEATS, SCORE, Layout, heat_cell_at, score_at
 from sims.carmarace.board import (
     CLASS_OF_KIND,
     DECKS,
@@ -372,8 +372,7 @@ def togo(st, node):
 @njit(cache=True)
 def visit(st, node):
     """A pawn entered ``node``: one more in its heatmap cell."""
-    at = st[HEAT_AT] + st[cell_at(st, node)]  # the header's heatmap: no region helper of its own
-    st[at] += 1
+    st[heat_cell_at(st, st[cell_at(st, node)])] += 1
 
 
 @njit(cache=True)

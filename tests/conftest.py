@@ -39,3 +39,29 @@ def pig():
 
     register_test_games()
     return get_game("pig")
+
+
+def state_sections(excinfo) -> list[tuple[str, str]]:
+    """The state, by region name, of every hand-built position (``Position``)
+    alive in the failing frames: a failing rules test shows what the state held."""
+    from balance.game import Position
+
+    seen: list[tuple[str, str]] = []
+    for entry in reversed(excinfo.traceback):
+        for name, value in entry.frame.f_locals.items():
+            if isinstance(value, Position) and not any(name in title for title, _ in seen):
+                seen.append((f"state of {name!r} ({value.spec.name}) by region", value.describe()))
+        if seen:
+            break
+    return seen
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if report.when == "call" and report.failed and call.excinfo is not None:
+        try:
+            report.sections.extend(state_sections(call.excinfo))
+        except Exception:  # noqa: BLE001 - a report must never fail on its extra section
+            pass

@@ -73,3 +73,20 @@ def test_stepping_a_position_plays_the_traced_game(game):
 def test_state_mistakes_are_one_line(capsys, argv, needle):
     code, out, err = call(capsys, *argv, "--no-config")
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1 and out == ""
+
+
+def test_a_failing_test_shows_its_positions_state_by_name(dicerace):
+    """The conftest hook: a failing test with a Position in its frame gets a
+    report section with that state, region by region."""
+    from tests.conftest import state_sections
+
+    def rules_test():
+        pos = dicerace.position({}, ["plain", "plain"], seed=2)
+        pos.advance()
+        assert pos.st[0] < 0, "a deliberate failure"
+
+    with pytest.raises(AssertionError) as excinfo:
+        rules_test()
+    sections = state_sections(excinfo)
+    assert sections and "'pos'" in sections[0][0]
+    assert "  phase " in sections[0][1] and "  roll " in sections[0][1] and "the shared header" in sections[0][1]

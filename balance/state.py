@@ -569,14 +569,14 @@ memory_at = MEMORY.index  # st[memory_at(seat, i)]
 player_params_at = PLAYER_PARAMS.index  # st[player_params_at(seat, k)]
 
 
-@njit(inline="always")
-def heat_cell_at(st, cell):
+def _heat_cell_at(st, cell):
     """The slot of ``cell`` in the game's heatmap (``Layout.heat``: the header's
     HEAT_AT region, summed over games by the engine): ``st[heat_cell_at(st, c)] += 1``."""
     return st[HEAT_AT] + cell
 
 
-heat_cell_at.py_func._layout_helper = True  # balance.gpu clones it wherever it is bound
+_heat_cell_at._layout_helper = True  # balance.gpu clones it wherever it is bound
+heat_cell_at = njit(inline="always")(_heat_cell_at)
 
 VALUE_SCALE = 1000  # a playout's value for the searching seat: 0 (lost) .. VALUE_SCALE (won)
 NO_SEAT = np.int64(-1)

@@ -96,7 +96,7 @@ class Region(int):
     """A named region of a state: its name, shape, meaning and where it lies.
 
     Declared by a game's :class:`Layout` (``LAYOUT.dynamic("aboard",
-    (MAX_TAXIS, MAX_CAPACITY), "passengers in each taxi")``).  As an ``int`` it
+    (MAX_BOATS, CAPACITY), "passengers in each boat")``).  As an ``int`` it
     is the region's first slot, so a one-slot region reads ``st[PHASE]``; a
     region of several slots is addressed through its compiled helpers, never by
     offset arithmetic (``tests/test_layout.py`` greps every game for that):
@@ -353,8 +353,8 @@ class Layout:
         LAYOUT = Layout()                 # starts after the shared header
         PARAMS = LAYOUT.static("params", (N_PARAMS,), "the rule parameters")
         PHASE = LAYOUT.dynamic("phase", (), "where the turn stands")
-        ABOARD = LAYOUT.dynamic("aboard", (MAX_TAXIS, MAX_CAPACITY), "passengers in each taxi")
-        aboard_at = ABOARD.index          # st[aboard_at(taxi, k)]
+        ABOARD = LAYOUT.dynamic("aboard", (MAX_BOATS, CAPACITY), "passengers in each boat")
+        aboard_at = ABOARD.index          # st[aboard_at(boat, k)]
 
     Each declaration returns a :class:`Region` (an ``int``: its first slot).
     A region whose size depends on the board is declared ``placed`` (one static
@@ -947,7 +947,7 @@ class Events:
     value slot of the row, in order; ``-`` an unused slot) and its meaning.
 
         EVENTS = Events()
-        MOVE = EVENTS.declare("move", ["seat", "from", "to"], "the taxi drove from a field to another")
+        MOVE = EVENTS.declare("move", ["seat", "from", "to"], "the pawn moved from a square to another")
         ...
         MOVE.write(st, seat, here, there)          # in the kernel
         EVENTS.decode(ctx, board=...)              # the decoder: setup, then one dict per row

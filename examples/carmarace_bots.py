@@ -6,8 +6,8 @@
 A player has the one player signature ``(kind, seat, subject, st) -> int`` and
 reads the state through ``sims.carmarace.state`` (its module docstring lists
 the decision kinds, their subjects and answers, and the state's regions):
-``st[PAWN + seat]`` is the seat's space, ``st[HAND + seat * HAND_CAP + i]`` for
-``i < st[HAND_N + seat]`` its hand (card ids in id order), ``card(st, c,
+``st[pawn_at(seat)]`` is the seat's space, ``st[hand_at(seat, i)]`` for
+``i < st[hand_n_at(seat)]`` its hand (card ids in id order), ``card(st, c,
 C_SPEED)`` a card's printed speed, ``playable(st, c, node)`` whether a
 transport can move from a space, ``togo(st, node)`` the spaces still to go,
 ``step_mask(st, move_class(st, st[VEHICLE]), node, st[MV_ENTERED])`` the legal
@@ -27,13 +27,9 @@ from sims.carmarace.state import (
     D_TRANSPORT,
     DRAW,
     GO_ON,
-    HAND,
-    HAND_CAP,
-    HAND_N,
     MODE_ROAD,
     MV_ENTERED,
     NEXT,
-    PAWN,
     REFILL,
     RIDE,
     TRANSPORT,
@@ -41,9 +37,12 @@ from sims.carmarace.state import (
     card,
     deck_drawable,
     first_drawable,
+    hand_at,
+    hand_n_at,
     move_class,
     n_next,
     next_of,
+    pawn_at,
     playable,
     step_mask,
     togo,
@@ -53,10 +52,9 @@ from sims.carmarace.state import (
 @njit
 def _playable_transports(st, seat):
     n = 0
-    base = HAND + seat * HAND_CAP
-    for i in range(st[HAND_N + seat]):
-        c = st[base + i]
-        if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, st[PAWN + seat]):
+    for i in range(st[hand_n_at(seat)]):
+        c = st[hand_at(seat, i)]
+        if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, st[pawn_at(seat)]):
             n += 1
     return n
 
@@ -64,7 +62,6 @@ def _playable_transports(st, seat):
 @player("carmarace", "cruiser", "rides its fastest road vehicle as far as it goes; never plays Karma")
 @njit
 def cruiser(kind, seat, subject, st):
-    base = HAND + seat * HAND_CAP
     if kind == DRAW:
         # a transport while it holds no playable one, else road Karma (a fuller hand to discard)
         d = D_ROAD if _playable_transports(st, seat) > 0 else D_TRANSPORT
@@ -74,9 +71,9 @@ def cruiser(kind, seat, subject, st):
     if kind == TRANSPORT:
         # the fastest playable road vehicle (trains and planes only when nothing else moves)
         best = -1
-        for i in range(st[HAND_N + seat]):
-            c = st[base + i]
-            if card(st, c, C_DECK) != D_TRANSPORT or not playable(st, c, st[PAWN + seat]):
+        for i in range(st[hand_n_at(seat)]):
+            c = st[hand_at(seat, i)]
+            if card(st, c, C_DECK) != D_TRANSPORT or not playable(st, c, st[pawn_at(seat)]):
                 continue
             road = card(st, c, C_MODE) == MODE_ROAD
             if best < 0 or (road and card(st, best, C_MODE) != MODE_ROAD) or (
@@ -96,9 +93,9 @@ def cruiser(kind, seat, subject, st):
     if kind == REFILL:
         # every Karma card and every transport it cannot play from here: bit i = hand position i
         mask = 0
-        for i in range(st[HAND_N + seat]):
-            c = st[base + i]
-            if card(st, c, C_DECK) != D_TRANSPORT or not playable(st, c, st[PAWN + seat]):
+        for i in range(st[hand_n_at(seat)]):
+            c = st[hand_at(seat, i)]
+            if card(st, c, C_DECK) != D_TRANSPORT or not playable(st, c, st[pawn_at(seat)]):
                 mask |= 1 << i
         return mask
     return -1  # no own Karma, pass every karma opportunity, no Good-Karma step

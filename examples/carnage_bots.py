@@ -13,11 +13,12 @@ A player is a numba ``@njit`` function with the one player signature (see
   only under ``hq = chosen | anywhere``): ``subject`` is the kernel's own
   choice (the first car in fleet order, the first free HQ site); these bots
   return it.
-* ``st`` is the game state, one int64 array: read it with the slot constants
-  and rule helpers of ``sims/carnage/state.py`` imported below; draw random
-  numbers only with ``draw_below(st, n)``; keep your own notes only with
-  ``remember(st, seat, i, value)`` / ``memory(st, seat, i)`` (i < 16, zeroed
-  every game).
+* ``st`` is the game state, one int64 array: read it with the region and rule
+  helpers of ``sims/carnage/state.py`` imported below (``st[money_at(seat)]``,
+  ``st[car_street_at(c)]`` for the car id ``c = seat * MAX_CARS + car``,
+  ``dist(st, a, b)``); draw random numbers only with ``draw_below(st, n)``;
+  keep your own notes only with ``remember(st, seat, i, value)`` /
+  ``memory(st, seat, i)`` (i < 16, zeroed every game).
 
 An illegal answer is not an error: it ends that car's actions (or declines the
 buy), so a bug makes a player weak, never a cheater.  ``@player(game, name,
@@ -37,29 +38,28 @@ from sims.carnage.state import (
     ACT_DROP,
     ACT_MOVE,
     ACT_TAKE,
-    CAR_LOAD,
-    CAR_STREET,
-    CAR_USED,
-    HQ,
     KIND_BUY,
     KIND_CAR,
-    MAX_CAPACITY,
     MAX_CARS,
-    MONEY,
-    N_CARS,
     N_WAITING,
-    PARAMS,
-    PASSENGERS,
-    TOKEN_DEST,
-    TOKEN_STREET,
     USED_MOVE,
-    WAITING,
     can_drop,
     can_take,
+    car_load_at,
+    car_street_at,
+    car_used_at,
     dist,
+    hq_at,
+    money_at,
+    n_cars_at,
     n_neighbours,
     neighbour,
+    passengers_at,
+    rule_at,
     street_car,
+    token_dest_at,
+    token_street_at,
+    waiting_at,
 )
 
 HOME_RADIUS = 2  # blocks from the HQ the homebody is willing to drive to pick up
@@ -75,7 +75,7 @@ def homebody(kind, seat, subject, st):
     if kind == KIND_BUY:  # a second car, once it leaves $5 for the upkeep
         return (
             1
-            if st[N_CARS + seat] < 2 and st[MONEY + seat] >= st[PARAMS + P_CAR_COST] + 5
+            if st[n_cars_at(seat)] < 2 and st[money_at(seat)] >= st[rule_at(P_CAR_COST)] + 5
             else 0
         )
     if kind != KIND_CAR:  # which car acts next, or the HQ: the kernel's choice
@@ -86,23 +86,23 @@ def homebody(kind, seat, subject, st):
     if can_take(st, seat, car):
         return ACT_TAKE
     c = seat * MAX_CARS + car
-    if st[CAR_USED + c] & USED_MOVE:
+    if st[car_used_at(c)] & USED_MOVE:
         return ACT_DONE
-    street = st[CAR_STREET + c]
-    hq = st[HQ + seat]
+    street = st[car_street_at(c)]
+    hq = st[hq_at(seat)]
     target = -1
     best = 1 << 30
-    if st[CAR_LOAD + c] > 0:
+    if st[car_load_at(c)] > 0:
         # deliver first: the nearest passenger destination, wherever it is
-        for i in range(st[CAR_LOAD + c]):
-            dest = st[TOKEN_DEST + st[PASSENGERS + c * MAX_CAPACITY + i]]
+        for i in range(st[car_load_at(c)]):
+            dest = st[token_dest_at(st[passengers_at(c, i)])]
             if dist(st, street, dest) < best:
                 best = dist(st, street, dest)
                 target = dest
     else:
         # fetch the nearest commuter waiting close to home
         for i in range(st[N_WAITING]):
-            origin = st[TOKEN_STREET + st[WAITING + i]]
+            origin = st[token_street_at(st[waiting_at(i)])]
             if dist(st, hq, origin) <= HOME_RADIUS and dist(st, street, origin) < best:
                 best = dist(st, street, origin)
                 target = origin
@@ -130,8 +130,8 @@ def wanderer(kind, seat, subject, st):
         return ACT_DROP
     if can_take(st, seat, car):
         return ACT_TAKE
-    street = st[CAR_STREET + seat * MAX_CARS + car]
-    if st[CAR_USED + seat * MAX_CARS + car] & USED_MOVE:
+    street = st[car_street_at(seat * MAX_CARS + car)]
+    if st[car_used_at(seat * MAX_CARS + car)] & USED_MOVE:
         return ACT_DONE
     n = n_neighbours(st, street)
     k = draw_below(st, np.int64(n))

@@ -13,7 +13,7 @@ what ``subject`` is and what to answer.  A move is a sequence of answers: the
 kernel lists the one-street drives from the taxi's node (``menu_node(st, i)``,
 ``menu_greens``, ``menu_whites``, ``menu_steps``, ``menu_streets`` for
 ``i < st[MENU_N]``); answer an index to drive it, ``STOP`` to end the move.
-Read holdings as ``st[MONEY + seat]``, ``st[GREENS + seat]`` ...; distances
+Read holdings as ``st[money_at(seat)]``, ``st[greens_at(seat)]`` ...; distances
 with ``d0(st, u, v)``; random numbers only with ``draw_below(st, n)``.  An
 illegal answer is replaced by the passive one (no purchase, the Passenger
 deck, no bet, keep the barrier, stay put), so a bug makes a player weak, never
@@ -30,20 +30,20 @@ from sims.taxi.state import (
     BET_NONE,
     CARD_JOURNEY,
     CARD_PASSENGER,
-    DEST,
     KIND_BARRIER,
     KIND_BET,
     KIND_BUY,
     KIND_CARD,
     MENU_N,
-    MONEY,
     STOP,
     can_end,
     d0,
+    dest_at,
     menu_greens,
     menu_node,
     menu_steps,
     menu_whites,
+    money_at,
     taxi_node,
 )
 
@@ -60,7 +60,7 @@ def saver(kind, seat, subject, st):
     if kind == KIND_BET:
         return BET_NONE
     # KIND_MOVE: the tablet-free drive that gets nearest the destination
-    dest = st[DEST + seat]
+    dest = st[dest_at(seat)]
     here = d0(st, taxi_node(st), dest)
     best = -1
     best_d = here
@@ -83,7 +83,7 @@ def sprinter(kind, seat, subject, st):
     if kind == KIND_BUY:
         return 0
     if kind == KIND_CARD:
-        return CARD_JOURNEY if st[MONEY + seat] >= 2000 else CARD_PASSENGER
+        return CARD_JOURNEY if st[money_at(seat)] >= 2000 else CARD_PASSENGER
     if kind == KIND_BET:
-        return BET_MONEY if bet_value(st, BET_MONEY) > 0 and st[MONEY + seat] >= 4000 else BET_NONE
+        return BET_MONEY if bet_value(st, BET_MONEY) > 0 and st[money_at(seat)] >= 4000 else BET_NONE
     return drive(st, seat)

@@ -14,7 +14,7 @@ import pytest
 from balance.errors import UserError
 from balance.playerfile import load_player_file
 from balance.state import N_SEATS, TURN
-from sims.bahama.state import TAXI
+from sims.bahama.state import taxi_slot
 from tests.bahama.referee import referee_bahama
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -227,7 +227,7 @@ def vandal(kind, seat, subject, st):
     if pick == 1:
         return -7
     if pick == 2:
-        return st[TAXI + (seat + 1) % st[N_SEATS]]  # another taxi's field
+        return st[taxi_slot((seat + 1) % st[N_SEATS])]  # another taxi's field
     return (subject + 26) % 52  # usually not adjacent
 
 

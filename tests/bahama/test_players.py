@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from balance.state import MAX_PLAYER_PARAMS, PLAYER_PARAMS
+from balance.state import player_params_at
 from sims.bahama import SPEC
 from sims.bahama import players as P
 from sims.bahama.state import KIND_MOVE, aboard, dest, dist, fare, may_take, n_aboard, n_waiting, origin, taxi, waiting
@@ -53,7 +53,7 @@ def best_fare_target(st, seat, ride_discount, aboard_bonus):
 def ask(func, st, seat, subject, values):
     copy = st.copy()
     for k, v in enumerate(values):
-        copy[PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS + k] = v
+        copy[player_params_at(seat, k)] = v
     return int(func(KIND_MOVE, seat, subject, copy))
 
 

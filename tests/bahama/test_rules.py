@@ -20,23 +20,22 @@ from balance.state import ARM_VALUE, CANDIDATES, TURN, VALUE_SCALE, WINNER
 from sims.bahama import kernel
 from sims.bahama.kernel import deck_script
 from sims.bahama.state import (
-    ABOARD,
     DECK,
     DEST,
     INCOME,
     KIND_MOVE,
     KIND_PICKUP,
-    MAX_CAPACITY,
-    N_ABOARD,
     N_WAITING,
     ORIGIN,
     PICKUP_DECLINE,
     PICKUP_TAKE,
     PILE,
-    TAXI,
     WAITING,
+    aboard_slot,
     is_legal_move,
+    n_aboard_slot,
     pile_can_supply,
+    taxi_slot,
 )
 
 
@@ -80,12 +79,11 @@ class Hand:
 
 
 def where(g, seat):
-    return int(g.st[TAXI + seat])
+    return int(g.st[taxi_slot(seat)])
 
 
 def aboard(g, seat):
-    at = ABOARD + seat * MAX_CAPACITY
-    return [int(c) for c in g.st[at : at + g.st[N_ABOARD + seat]]]
+    return [int(g.st[aboard_slot(seat, i)]) for i in range(g.st[n_aboard_slot(seat)])]
 
 
 def waiting(g):

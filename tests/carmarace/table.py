@@ -55,11 +55,11 @@ class Table:
                 self._take(c)
                 K._hand_add(st, s, c)
         for s, name in (pawns or {}).items():
-            st[S.PAWN + s] = node(name)
+            st[S.pawn_at(s)] = node(name)
         for s, (c, stays) in (kept or {}).items():
             self._take(c)
-            st[S.KEPT + s] = c
-            st[S.KEEP_LEFT + s] = stays
+            st[S.kept_at(s)] = c
+            st[S.keep_left_at(s)] = stays
         st[K.PHASE] = K.PH_TURN
         st[TURN] = seat  # the next turn is seat's
         st[DECIDER] = -1
@@ -69,11 +69,11 @@ class Table:
         return self.pos.st
 
     def hand(self, seat: int) -> list[int]:
-        n = int(self.st[S.HAND_N + seat])
-        return [int(x) for x in self.st[S.HAND + seat * S.HAND_CAP : S.HAND + seat * S.HAND_CAP + n]]
+        n = int(self.st[S.hand_n_at(seat)])
+        return [int(self.st[S.hand_at(seat, i)]) for i in range(n)]
 
     def pawn(self, seat: int) -> str:
-        return BOARD.nodes[int(self.st[S.PAWN + seat])]
+        return BOARD.nodes[int(self.st[S.pawn_at(seat)])]
 
     def _deck(self, c: int) -> int:
         return S.DECKS.index(CARDS[c]["deck"])
@@ -86,34 +86,34 @@ class Table:
                 K._hand_remove(st, s, c)
                 return
         d = self._deck(c)
-        base = int(st[S.O_DRAW] + st[S.DECK_FIRST + d])
-        n = int(st[S.DRAW_N + d])
+        base = int(S.draw_pile_at(st, st[S.deck_first_at(d)]))
+        n = int(st[S.draw_n_at(d)])
         pile = [int(x) for x in st[base : base + n]]
         if c in pile:
             pile.remove(c)
             st[base : base + n - 1] = pile
-            st[S.DRAW_N + d] = n - 1
+            st[S.draw_n_at(d)] = n - 1
             return
         raise AssertionError(f"card {c} is not in a hand nor a draw pile")
 
     def _to_draw_pile(self, c: int) -> None:
         st = self.st
         d = self._deck(c)
-        base = int(st[S.O_DRAW] + st[S.DECK_FIRST + d])
-        n = int(st[S.DRAW_N + d])
+        base = int(S.draw_pile_at(st, st[S.deck_first_at(d)]))
+        n = int(st[S.draw_n_at(d)])
         st[base + 1 : base + n + 1] = st[base : base + n].copy()
         st[base] = c  # at the bottom
-        st[S.DRAW_N + d] = n + 1
+        st[S.draw_n_at(d)] = n + 1
 
     def on_top(self, c: int) -> None:
         """Put card ``c`` on top of its draw pile (the next card drawn from its deck)."""
         self._take(c)
         st = self.st
         d = self._deck(c)
-        base = int(st[S.O_DRAW] + st[S.DECK_FIRST + d])
-        n = int(st[S.DRAW_N + d])
+        base = int(S.draw_pile_at(st, st[S.deck_first_at(d)]))
+        n = int(st[S.draw_n_at(d)])
         st[base + n] = c
-        st[S.DRAW_N + d] = n + 1
+        st[S.draw_n_at(d)] = n + 1
 
     def force(self, values: list[int]) -> None:
         st = self.st

@@ -9,19 +9,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.state import MAX_PLAYER_PARAMS, PLAYER_PARAMS, SEAT
+from balance.state import SEAT, player_params_at
 from sims.carmarace import SPEC
 from sims.carmarace import players as P
-from sims.carmarace.state import KARMA, PAWN, togo
+from sims.carmarace.state import KARMA, pawn_at, togo
 
 
 def ask(st, seat, subject, spare, least):
     """saboteur's answer in ``seat`` with those attack rules (on a copy)."""
     copy = st.copy()
-    base = PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS
-    copy[base + P.K_MIN_TRANSPORTS] = 1
-    copy[base + P.K_SPARE_BEHIND] = spare
-    copy[base + P.K_LEAST_SLOWDOWN] = least
+    copy[player_params_at(seat, P.K_MIN_TRANSPORTS)] = 1
+    copy[player_params_at(seat, P.K_SPARE_BEHIND)] = spare
+    copy[player_params_at(seat, P.K_LEAST_SLOWDOWN)] = least
     return int(P.saboteur(KARMA, seat, subject, copy))
 
 
@@ -35,7 +34,7 @@ def test_saboteur_spares_and_holds_back_as_its_parameters_say():
             if kind == KARMA and seat != st[SEAT]:
                 default = ask(st, seat, subject, 0, 0)
                 attacks += default != P.NO_ANSWER
-                behind = int(togo(st, st[PAWN + st[SEAT]]) - togo(st, st[PAWN + seat]))
+                behind = int(togo(st, st[pawn_at(st[SEAT])]) - togo(st, st[pawn_at(seat)]))
                 for k in (1, 4, 12):
                     want = int(P.NO_ANSWER) if behind >= k else default
                     assert ask(st, seat, subject, k, 0) == want, (game, k, behind)

@@ -225,7 +225,7 @@ def test_a_land_card_discards_a_plane_in_front():
     # z5 lands on g12 or g14: the opponents outvote the mover, choosing the farthest (g12)
     assert land["tied"] == sorted([node("g12"), node("g14")]) and land["to"] == node("g12")
     assert last(t, "cleanup") == {**last(t, "cleanup"), "kept": None, "discarded": [PLANE, EMERGENCY]}
-    assert int(t.st[S.KEPT + 0]) == -1
+    assert int(t.st[S.kept_at(0)]) == -1
 
 
 @pytest.mark.parametrize("mover_last, by, to", [(True, 0, "i9"), (False, 1, "h1")])
@@ -420,13 +420,13 @@ def test_a_deck_is_reshuffled_only_when_a_draw_finds_its_pile_empty():
     t = Table(["hunter", "hunter"], hands={0: [FILLER, SEDAN]}, pawns={0: "a1", 1: "L1"}, draws=True)
     st = t.st
     d = S.D_ROAD
-    first = int(st[S.DECK_FIRST + d])
-    n = int(st[S.DRAW_N + d])
-    pile = [int(x) for x in st[int(st[S.O_DRAW]) + first : int(st[S.O_DRAW]) + first + n]]
-    disc = int(st[S.O_DISC]) + first
-    st[disc : disc + n] = pile
-    st[S.DISC_N + d] = n
-    st[S.DRAW_N + d] = 0
+    first = int(st[S.deck_first_at(d)])
+    n = int(st[S.draw_n_at(d)])
+    pile = [int(st[S.draw_pile_at(st, first + i)]) for i in range(n)]
+    for i, c in enumerate(pile):
+        st[S.discard_at(st, first + i)] = c
+    st[S.disc_n_at(d)] = n
+    st[S.draw_n_at(d)] = 0
     got = t.next()
     assert got[1] == "draw"
     t.answer(d)

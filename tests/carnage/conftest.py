@@ -61,7 +61,8 @@ class Position:
         self.pos = SPEC.position(param_over, seated, board=board, script=script)
         self.st = self.pos.st
         K.empty_city(self.st)
-        self.st[S.MONEY : S.MONEY + n_seats] = 5
+        for seat in range(n_seats):
+            self.st[S.money_at(seat)] = 5
         self.queue = {seat: [] for seat in range(n_seats)}
         self.asked = []
         self.cursor = 0  # events already returned by play()
@@ -69,15 +70,15 @@ class Position:
     # ----- building
     def car(self, seat, street, car=None, load=()):
         st = self.st
-        car = int(st[S.N_CARS + seat]) if car is None else car
+        car = int(st[S.n_cars_at(seat)]) if car is None else car
         c = seat * S.MAX_CARS + car
-        st[S.CAR_STREET + c] = street
-        st[S.N_CARS + seat] = max(int(st[S.N_CARS + seat]), car + 1)
-        st[st[S.STREET_CAR_AT] + street] = c
+        st[S.car_street_at(c)] = street
+        st[S.n_cars_at(seat)] = max(int(st[S.n_cars_at(seat)]), car + 1)
+        st[S.street_car_at(st, street)] = c
         for k in load:
-            st[S.PASSENGERS + c * S.MAX_CAPACITY + st[S.CAR_LOAD + c]] = k
-            st[S.CAR_LOAD + c] += 1
-            st[S.TOKEN_STATUS + k] = S.TOKEN_RIDING
+            st[S.passengers_at(c, st[S.car_load_at(c)])] = k
+            st[S.car_load_at(c)] += 1
+            st[S.token_status_at(k)] = S.TOKEN_RIDING
             st[S.N_FREE] -= 1
         return car
 
@@ -85,19 +86,19 @@ class Position:
         """A commuter token with its ride; waiting on ``origin`` unless a car
         will carry it (then pass it in ``car(..., load=[token])`` afterwards)."""
         st = self.st
-        st[S.TOKEN_ORIGIN + token] = origin
-        st[S.TOKEN_DEST + token] = dest
-        st[S.TOKEN_FARE + token] = st[S.PARAMS + P_FARE_PER_BLOCK] * self.board.dist[origin, dest]
+        st[S.token_origin_at(token)] = origin
+        st[S.token_dest_at(token)] = dest
+        st[S.token_fare_at(token)] = st[S.rule_at(P_FARE_PER_BLOCK)] * self.board.dist[origin, dest]
         if waiting:
-            st[S.TOKEN_STATUS + token] = S.TOKEN_WAITING
-            st[S.TOKEN_STREET + token] = origin
-            st[S.WAITING + st[S.N_WAITING]] = token
+            st[S.token_status_at(token)] = S.TOKEN_WAITING
+            st[S.token_street_at(token)] = origin
+            st[S.waiting_at(st[S.N_WAITING])] = token
             st[S.N_WAITING] += 1
             st[S.N_FREE] -= 1
-            st[st[S.STREET_WAITING_AT] + origin] += 1
+            st[S.street_waiting_at(st, origin)] += 1
 
     def money(self, seat, amount):
-        self.st[S.MONEY + seat] = amount
+        self.st[S.money_at(seat)] = amount
 
     def answers(self, seat, *codes):
         """The answers ``seat`` gives to its next decisions, in order."""

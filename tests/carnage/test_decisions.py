@@ -36,7 +36,7 @@ def test_order_question_when_two_cars_may_act_and_the_answer_is_obeyed(line):
     assert types(ev) == ["turn", "move", "spawn", "upkeep"]
     assert ev[1]["car"] == 1 and ev[1]["to"] == 3
     assert p.asked[2] == (0, K.KIND_CAR, 0)  # the one car left is asked at once
-    assert p[K.CAR_STREET + 1] == 3
+    assert p[K.car_street_at(1)] == 3
 
 
 def test_an_illegal_order_answer_gets_the_first_car(line):
@@ -79,17 +79,17 @@ def test_chosen_hqs_in_seat_order_among_the_free_board_sites(line):
     ]
     assert [e["type"] for e in ev[3:5]] == ["spawn", "spawn"]  # the spawns come after every HQ
     st = pos.st
-    assert st[K.HQ] == 2 and st[K.HQ + 1] == 0
-    assert st[K.CAR_STREET] == 2 and st[K.CAR_STREET + K.MAX_CARS] == 0
+    assert st[K.hq_at(0)] == 2 and st[K.hq_at(1)] == 0
+    assert st[K.car_street_at(0)] == 2 and st[K.car_street_at(K.MAX_CARS)] == 0
 
 
 def test_chosen_refuses_a_street_that_is_no_site_and_anywhere_allows_it(line):
     pos, _ = _setup(line, "chosen", [1, 4])
-    assert pos.st[K.HQ] == 0 and pos.st[K.HQ + 1] == 5  # s1, s4 are not sites: s0, then s5
+    assert pos.st[K.hq_at(0)] == 0 and pos.st[K.hq_at(1)] == 5  # s1, s4 are not sites: s0, then s5
     pos, _ = _setup(line, "anywhere", [1, 4])
-    assert pos.st[K.HQ] == 1 and pos.st[K.HQ + 1] == 4
+    assert pos.st[K.hq_at(0)] == 1 and pos.st[K.hq_at(1)] == 4
     pos, _ = _setup(line, "anywhere", [1, 1])  # a street with a car: refused
-    assert pos.st[K.HQ + 1] == 0
+    assert pos.st[K.hq_at(1)] == 0
 
 
 def test_fixed_hqs_ask_nobody(line):
@@ -124,7 +124,7 @@ def test_a_take_of_chosen_ranks_leaves_the_others_waiting(line):
     ev = p.play()
     assert types(ev) == ["turn", "take", "spawn", "upkeep"]
     assert ev[1]["commuters"] == [1] and ev[1]["fare"] == 6
-    assert p[K.CAR_LOAD] == 1 and p[K.N_WAITING] == 2
+    assert p[K.car_load_at(0)] == 1 and p[K.N_WAITING] == 2
     assert p.asked.count((0, K.KIND_CAR, 0)) == 2  # a seat is free, the take used: move or done
 
 
@@ -183,7 +183,7 @@ def test_gridlock_turns_counts_the_consecutive_turn_ends_over_the_limit(line):
 def test_a_limited_bank_deals_what_it_has_in_seat_order(line):
     pos = SPEC.position({"bank_money": 25, "start_money": 10}, ["greedy"] * 3, board=line, script=[0, 2])
     pos.advance()
-    assert list(pos.st[K.MONEY : K.MONEY + 3]) == [10, 10, 5]
+    assert [pos.st[K.money_at(s)] for s in range(3)] == [10, 10, 5]
     assert pos.st[K.BANK] == 0
     assert pos.events()[0]["money"] == [10, 10, 5]
 
@@ -213,4 +213,4 @@ def test_a_purchase_and_a_bankruptcy_return_money_to_the_bank(line):
     assert p[K.BANK] == 30 - 13 + 10 + 1  # the car's price, the upkeep of the old car
     p.play()  # seat 1 pays 1 of upkeep and is bankrupt: it has nothing more to return
     assert p[K.BANK] == 30 - 13 + 10 + 1 + 1
-    assert p[K.BANK] + p[K.MONEY] == 30
+    assert p[K.BANK] + p[K.money_at(0)] == 30

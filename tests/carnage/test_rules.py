@@ -45,13 +45,13 @@ def test_take_pays_fare_at_once_longest_rides_first(line):
         "paid": 1,
         "money": 9 + 14 - 1,
     }
-    assert p[K.N_WAITING] == 1 and p[K.TOKEN_STATUS + 0] == K.TOKEN_WAITING
-    assert p[K.CAR_LOAD] == 2  # capacity 2
+    assert p[K.N_WAITING] == 1 and p[K.token_status_at(0)] == K.TOKEN_WAITING
+    assert p[K.car_load_at(0)] == 2  # capacity 2
 
 
 def test_drop_reaching_win_deliveries_wins_at_once_with_all_its_commuters(line):
     p = Position(line, win_deliveries=7)
-    p.st[K.DELIVERED + 0] = 6
+    p.st[K.delivered_at(0)] = 6
     p.commuter(0, 1, 3, waiting=False)
     p.commuter(1, 2, 3, waiting=False)
     p.car(0, 3, load=[0, 1])
@@ -163,12 +163,12 @@ def test_upkeep_paid_in_full_below_zero_then_bankrupt_and_the_cars_leave(line):
     assert types(ev)[-3:] == ["spawn", "upkeep", "lose"]
     assert ev[-2] == {"type": "upkeep", "turn": 1, "seat": 0, "paid": 2, "money": -1}
     assert ev[-1] == {"type": "lose", "turn": 1, "seat": 0, "reason": "bankrupt"}
-    assert p[K.ALIVE] == 0 and p[K.N_CARS] == 0
+    assert p[K.alive_at(0)] == 0 and p[K.n_cars_at(0)] == 0
     assert (
-        p[p[K.STREET_CAR_AT] + 1] == -1 and p[p[K.STREET_CAR_AT] + 2] == -1
+        p[K.street_car_at(p.st, 1)] == -1 and p[K.street_car_at(p.st, 2)] == -1
     )  # the cars left
     assert (
-        p[K.TOKEN_STATUS + 0] == K.TOKEN_FREE and p[K.N_FREE] == 16
+        p[K.token_status_at(0)] == K.TOKEN_FREE and p[K.N_FREE] == 16
     )  # passenger's token returned
     assert p.play()[0] == {"type": "turn", "turn": 2, "seat": 1}
     assert p.play()[0]["seat"] == 2
@@ -276,7 +276,7 @@ def test_illegal_answers_end_the_car_s_actions_and_change_nothing(line):
         p.answers(0, answer)
         ev = p.play()
         assert types(ev) == ["turn", "spawn", "upkeep"], answer
-        assert p[K.CAR_STREET] == 1
+        assert p[K.car_street_at(0)] == 1
         assert p.asked == [(0, K.KIND_CAR, 0)], answer  # the car's actions ended at once
 
 
@@ -287,7 +287,7 @@ def test_each_action_at_most_once_per_car_and_turn(line):
     p.answers(0, move_to(line, 1, 2), move_to(line, 2, 3))
     ev = p.play()
     assert types(ev) == ["turn", "move", "spawn", "upkeep"]
-    assert p[K.CAR_STREET] == 2
+    assert p[K.car_street_at(0)] == 2
 
 
 def test_turn_limit_ends_with_no_winner(line):

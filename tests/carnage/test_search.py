@@ -75,9 +75,9 @@ def test_evaluate_a_won_a_lost_and_a_cut_game(line):
     p.money(1, 10)
     # a cut playout, both seats alike: half each
     assert K.evaluate(p.st, np.int64(0)) == K.evaluate(p.st, np.int64(1)) == VALUE_SCALE // 2
-    p.st[S.DELIVERED + 0] = 3  # seat 0 ahead: more than half
+    p.st[S.delivered_at(0)] = 3  # seat 0 ahead: more than half
     assert K.evaluate(p.st, np.int64(0)) > VALUE_SCALE // 2 > K.evaluate(p.st, np.int64(1))
-    p.st[S.ALIVE + 1] = 0  # a seat out of the game is worth nothing
+    p.st[S.alive_at(1)] = 0  # a seat out of the game is worth nothing
     assert K.evaluate(p.st, np.int64(1)) == 0 and K.evaluate(p.st, np.int64(0)) == VALUE_SCALE
     K._end(p.st, K.END_CARS, np.int64(1))  # a win is VALUE_SCALE, a loss 0
     assert K.evaluate(p.st, np.int64(1)) == VALUE_SCALE and K.evaluate(p.st, np.int64(0)) == 0

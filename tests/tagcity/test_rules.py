@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.state import SCORE
+from balance.state import score_at
 from sims.tagcity import SPEC
 from sims.tagcity.board import load_board, placements
 from sims.tagcity.state import (
@@ -124,7 +124,7 @@ class Game:
         return self.pos.st
 
     def score(self, seat):
-        return int(self.st[SCORE + seat])
+        return int(self.st[score_at(seat)])
 
 
 # --------------------------------------------------------------------------- (i) 1-4

@@ -13,6 +13,8 @@ from sims.taxi import state as S
 SPEC = get_game("taxi")
 BOARD = SPEC.board_for(None)
 DECK_INDEX = {"journey": 0, "passenger": 1, "expense": 2}
+HOLDINGS = {"money": S.money_at, "greens": S.greens_at, "whites": S.whites_at, "barriers": S.barriers_at,
+            "plates": S.plates_at, "node": S.pos_at, "dest": S.dest_at, "out": S.out_at}
 
 
 def node(name: str, board: Any = None) -> int:
@@ -40,17 +42,13 @@ class Game:
     # ---- setting the table
     def set(self, seat: int, **values: int) -> None:
         """Holdings of ``seat``: money, greens, whites, barriers, plates, node, dest, out."""
-        slots = {"money": S.MONEY, "greens": S.GREENS, "whites": S.WHITES, "barriers": S.BARRIERS,
-                 "plates": S.PLATES, "node": S.POS, "dest": S.DEST, "out": S.OUT}
         for key, value in values.items():
             if isinstance(value, str):
                 value = node(value, self.board)
-            self.st[slots[key] + seat] = value
+            self.st[HOLDINGS[key](seat)] = value
 
     def get(self, seat: int, key: str) -> int:
-        slots = {"money": S.MONEY, "greens": S.GREENS, "whites": S.WHITES, "barriers": S.BARRIERS,
-                 "plates": S.PLATES, "node": S.POS, "dest": S.DEST, "out": S.OUT}
-        return int(self.st[slots[key] + seat])
+        return int(self.st[HOLDINGS[key](seat)])
 
     def supply(self, **values: int) -> None:
         slots = {"green": S.SUPPLY_GREEN, "freeway": S.SUPPLY_WHITE, "barrier": S.SUPPLY_BARRIER,
@@ -61,9 +59,9 @@ class Game:
     def top(self, deck: str, *cards: int) -> None:
         """Put ``cards`` on top of ``deck``'s draw pile, in this order."""
         d = DECK_INDEX[deck]
-        at = int(self.st[S.O_ORDER + d])
-        top = int(self.st[S.TOP + d])
-        size = int(self.st[S.DECK_SIZE + d])
+        at = int(S.order_at(self.st, d, 0))
+        top = int(self.st[S.top_at(d)])
+        size = int(S.deck_size(self.st, d))
         pile = [int(x) for x in self.st[at + top : at + size]]
         for c in cards:
             assert c in pile, f"card {c} is not in the {deck} pile"
@@ -73,13 +71,13 @@ class Game:
 
     def pile(self, deck: str) -> list[int]:
         d = DECK_INDEX[deck]
-        at = int(self.st[S.O_ORDER + d])
-        return [int(x) for x in self.st[at + int(self.st[S.TOP + d]) : at + int(self.st[S.DECK_SIZE + d])]]
+        top = int(self.st[S.top_at(d)])
+        return [int(self.st[S.order_at(self.st, d, i)]) for i in range(top, int(S.deck_size(self.st, d)))]
 
     def drawn(self, deck: str, n: int) -> None:
         """Leave only ``n`` cards in ``deck``'s draw pile (the others as discards)."""
         d = DECK_INDEX[deck]
-        self.st[S.TOP + d] = int(self.st[S.DECK_SIZE + d]) - n
+        self.st[S.top_at(d)] = int(S.deck_size(self.st, d)) - n
 
     def force(self, *draws: int) -> None:
         """The next random draws (a d6 as its face - 1, the d12 as its face - 1)."""

@@ -372,7 +372,7 @@ def test_a_bettor_never_sees_the_word_only_the_revealed_count():
         st[S.CARD_KIND] = word
         assert router(S.KIND_BET, 1, 0, st) == choice
     st[S.CARD_KIND] = S.C_GAMBLE_MONEY
-    st[S.REVEALED + 2] = 2  # both taxi cards seen since the last shuffle
+    st[S.revealed_at(2)] = 2  # both taxi cards seen since the last shuffle
     assert router(S.KIND_BET, 1, 0, st) == S.BET_MONEY
 
 
@@ -416,8 +416,7 @@ def test_expense_per_plate_reshuffles_with_the_cards_just_paid():
     g.supply(plate=33)
     adjacent(g, 1, "r1", "q1")
     g.drawn("expense", 1)
-    at = int(g.st[S.O_ORDER + 2])
-    last = int(g.st[at + 49])
+    last = int(g.st[S.order_at(g.st, 2, 49)])
     miss_turn(g, 0)
     arrive_turn(g, 1)
     events = g.events()

@@ -85,6 +85,12 @@ def load_optuna(verbose: bool, command: str = "balance train") -> Any:
 
 def open_study(optuna: Any, folder: Path, name: str, directions: Sequence[str]) -> Any:
     """The study in ``folder/study.db`` (created or loaded); stale running trials failed."""
+    # Ctrl-C may land while SQLAlchemy holds a cursor: it then logs "Error closing
+    # cursor" through Python's last-resort handler, a traceback on stderr after
+    # the one line that says what was kept.  Its log stays out of stderr.
+    import logging
+
+    logging.getLogger("sqlalchemy").addHandler(logging.NullHandler())
     storage = optuna.storages.RDBStorage(f"sqlite:///{(folder / STUDY_FILE).resolve()}")
     study = optuna.create_study(storage=storage, study_name=name, directions=list(directions), load_if_exists=True)
     fail_stale(study, optuna)

@@ -61,7 +61,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.rng import rng_below
+from balance.rng import rng_below_at
 
 MAX_SEATS = 6  # every game plays at most this many seats
 MAX_PLAYER_PARAMS = 16  # parameter values per seat
@@ -106,6 +106,9 @@ class Region(int):
     ``row(i)``             the first slot of row ``i`` (regions of 2+ axes)
     ``view(st)``           the whole region as a flat array view of ``st``
     ``row_view(st, i)``    row ``i`` as a flat view (regions of 2+ axes)
+    ``in_row(r, j)``       the slot of element ``j`` of the row whose first
+                           slot is ``r`` (from ``row``): a record found once,
+                           then read field by field (regions of 2 axes)
 
     All compile inline (``inline="always"``): the same machine code as the
     offset arithmetic they replace.
@@ -216,6 +219,10 @@ class Region(int):
     def row_view(self) -> Any:
         return self._helper("row_view")
 
+    @property
+    def in_row(self) -> Any:
+        return self._helper("in_row")
+
 
 def _make_helper(region: Region, kind: str) -> Any:
     """Compile one of a region's helpers: a closure over its constants, inlined
@@ -223,9 +230,17 @@ def _make_helper(region: Region, kind: str) -> Any:
     nd = len(region.shape)
     if nd == 0:
         raise TypeError(f"region {region.name!r} is one slot: read st[{region.name.upper()}]")
-    if kind in ("row", "row_view") and nd < 2:
+    if kind in ("row", "row_view", "in_row") and nd < 2:
         raise TypeError(f"region {region.name!r} has one axis: it has no rows (index or view)")
-    if region.placed:
+    if kind == "in_row" and nd != 2:
+        raise TypeError(f"region {region.name!r} has {nd} axes: in_row reads a row of a 2-axis region")
+    if kind == "in_row":
+
+        def in_row(r, j):
+            return r + j
+
+        fn = in_row
+    elif region.placed:
         fn = _placed_helper(int(region), region._dims, kind)
     else:
         dims = tuple(int(d) for d in region.shape)
@@ -635,7 +650,7 @@ def draw_below(st, n):
         v = st[SCRIPT + st[SCRIPT_POS]]
         st[SCRIPT_POS] += 1
         return v
-    return rng_below(st[RNG : RNG + 2].view(np.uint64), n)
+    return rng_below_at(st, RNG, n)
 
 
 @njit(cache=True)

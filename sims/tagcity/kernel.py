@@ -109,7 +109,8 @@ from sims.tagcity.state import (
     lowest_offered,
     offered,
     pending_at,
-    placement_at,
+    placement_field,
+    placement_row,
     placement_shape,
     pool_b_at,
     pool_order_at,
@@ -297,13 +298,14 @@ def _assign(st, answer):
 def _paint(st, seat, p):
     """Paint placement ``p`` on ``seat``'s sheet; the targets it completes (bits)."""
     r_mask = st[R_MASK]
+    rec = placement_row(st, p)
     for w in range(st[B_WORDS]):
-        st[sheet_at(seat, w)] |= st[placement_at(st, p, r_mask + w)]
+        st[sheet_at(seat, w)] |= st[placement_field(rec, r_mask + w)]
     st[sheet_version_at(seat)] += 1
     done = np.int64(0)
     r_pairs = st[R_NPAIRS]
-    for k in range(st[placement_at(st, p, r_pairs)]):
-        pair = st[placement_at(st, p, r_pairs + 1 + k)]
+    for k in range(st[placement_field(rec, r_pairs)]):
+        pair = st[placement_field(rec, r_pairs + 1 + k)]
         t = pair // K_STRIDE
         before = st[empty_at(seat, t)]
         st[empty_at(seat, t)] = before - pair % K_STRIDE
@@ -314,8 +316,8 @@ def _paint(st, seat, p):
     touch_neighbours(st, seat, p)
     update_near(st, seat)
     r_cells = st[R_NCELLS]
-    for k in range(st[placement_at(st, p, r_cells)]):
-        st[heat_cell_at(st[placement_at(st, p, r_cells + 1 + k)])] += 1
+    for k in range(st[placement_field(rec, r_cells)]):
+        st[heat_cell_at(st[placement_field(rec, r_cells + 1 + k)])] += 1
     return done
 
 

@@ -15,7 +15,9 @@ declared below with ``LAYOUT`` (each with its name, shape and meaning;
 
 Offsets are computed only by the regions' compiled helpers, bound below
 (``st[weight_at(t)]``, ``st[sheet_at(seat, w)]``,
-``st[placement_at(st, p, st[R_NPAIRS] + 1 + k)]``, ...).
+``st[placement_at(st, p, st[R_SHAPE])]``; a placement's record found once with
+``rec = placement_row(st, p)``, then read field by field,
+``st[placement_field(rec, st[R_NPAIRS] + 1 + k)]``, ...).
 
 Decisions (``kind``, ``subject``):
 
@@ -187,7 +189,8 @@ HEAT = LAYOUT.dynamic(
 # Compiled helpers (st[weight_at(t)], st[sheet_at(seat, w)], st[placement_at(st, p, field)], ...)
 rule_at = PARAMS.index  # st[rule_at(P_X)]: a rule parameter
 placement_at = PLACEMENTS.index  # st[placement_at(st, p, st[R_X] + k)]: a field of placement p's record
-placement_row = PLACEMENTS.row  # placement p's record
+placement_row = PLACEMENTS.row  # placement p's record: its first slot, found once
+placement_field = PLACEMENTS.in_row  # st[placement_field(rec, st[R_X] + k)]: a field of the record at rec
 target_high_at = TARGET_HIGH.index
 target_low_at = TARGET_LOW.index
 target_size_at = TARGET_SIZE.index
@@ -581,8 +584,9 @@ def placement_shape(st, p):
 def legal(st, seat, p):
     """Placement ``p`` fits on ``seat``'s sheet: none of its cells painted."""
     r_mask = st[R_MASK]
+    rec = placement_row(st, p)
     for w in range(st[B_WORDS]):
-        if st[placement_at(st, p, r_mask + w)] & st[sheet_at(seat, w)]:
+        if st[placement_field(rec, r_mask + w)] & st[sheet_at(seat, w)]:
             return False
     return True
 
@@ -601,8 +605,9 @@ def placement_value(st, seat, p, vtype):
     gain = 0
     prog = 0
     r_pairs = st[R_NPAIRS]
-    for k in range(st[placement_at(st, p, r_pairs)]):
-        pair = st[placement_at(st, p, r_pairs + 1 + k)]
+    rec = placement_row(st, p)
+    for k in range(st[placement_field(rec, r_pairs)]):
+        pair = st[placement_field(rec, r_pairs + 1 + k)]
         t = pair // K_STRIDE
         n = pair % K_STRIDE
         e = st[empty_at(seat, t)]
@@ -623,8 +628,9 @@ def placement_gain(st, seat, p):
     it completes."""
     gain = 0
     r_pairs = st[R_NPAIRS]
-    for k in range(st[placement_at(st, p, r_pairs)]):
-        pair = st[placement_at(st, p, r_pairs + 1 + k)]
+    rec = placement_row(st, p)
+    for k in range(st[placement_field(rec, r_pairs)]):
+        pair = st[placement_field(rec, r_pairs + 1 + k)]
         t = pair // K_STRIDE
         if pair % K_STRIDE == st[empty_at(seat, t)]:
             gain += st[weight_at(t)]
@@ -635,12 +641,13 @@ def placement_gain(st, seat, p):
 def contact_of(st, seat, p):
     """Sides of placement ``p`` against the sheet's edge or a painted cell of
     ``seat``'s sheet (a painted cell touching two of its cells counts twice)."""
-    c = st[placement_at(st, p, st[R_EDGE])]
+    rec = placement_row(st, p)
+    c = st[placement_field(rec, st[R_EDGE])]
     r_lev = st[R_NLEV]
     words = st[B_WORDS]
-    for lev in range(st[placement_at(st, p, r_lev)]):
+    for lev in range(st[placement_field(rec, r_lev)]):
         for w in range(words):
-            c += popcount(st[sheet_at(seat, w)] & st[placement_at(st, p, r_lev + 1 + lev * words + w)])
+            c += popcount(st[sheet_at(seat, w)] & st[placement_field(rec, r_lev + 1 + lev * words + w)])
     return c
 
 
@@ -684,8 +691,9 @@ def touch_neighbours(st, seat, p):
     rows = st[B_ROWS]
     scale = st[B_SCALE]
     r_cells = st[R_NCELLS]
-    for j in range(st[placement_at(st, p, r_cells)]):
-        x = st[placement_at(st, p, r_cells + 1 + j)]
+    rec = placement_row(st, p)
+    for j in range(st[placement_field(rec, r_cells)]):
+        x = st[placement_field(rec, r_cells + 1 + j)]
         r = st[row_of_at(x)]
         c = x - r * cols
         if r > 0 and not painted(st, seat, x - cols):
@@ -799,26 +807,27 @@ def best_placement(st, seat, shape, vtype):
                 x = 64 * k + lowest_bit(m)
                 m &= m - 1
                 q = first + x - st[row_of_at(x)] * gap
+                rec = placement_row(st, q)
                 value = 0
-                n_cells = st[placement_at(st, q, r_cells)]
+                n_cells = st[placement_field(rec, r_cells)]
                 for j in range(n_cells):
-                    value += st[cell_value_at(which, seat, st[placement_at(st, q, r_cells + 1 + j)])]
+                    value += st[cell_value_at(which, seat, st[placement_field(rec, r_cells + 1 + j)])]
                 if mix != 0:
                     for j in range(n_cells):
-                        y = st[placement_at(st, q, r_cells + 1 + j)]
+                        y = st[placement_field(rec, r_cells + 1 + j)]
                         value += mix * (st[cell_value_at(which, seat, y)] - st[cell_value_at(V1, seat, y)])
                 # the mask words are a record's first field (R_MASK = 0)
-                touch = st[placement_at(st, q, 0)] & n0
+                touch = st[placement_field(rec, 0)] & n0
                 if words > 1:
-                    touch |= st[placement_at(st, q, 1)] & n1
+                    touch |= st[placement_field(rec, 1)] & n1
                     if words > 2:
-                        touch |= st[placement_at(st, q, 2)] & n2
+                        touch |= st[placement_field(rec, 2)] & n2
                         if words > 3:
-                            touch |= st[placement_at(st, q, 3)] & n3
+                            touch |= st[placement_field(rec, 3)] & n3
                 if touch != 0:
                     gain = 0
-                    for j in range(st[placement_at(st, q, r_pairs)]):
-                        pair = st[placement_at(st, q, r_pairs + 1 + j)]
+                    for j in range(st[placement_field(rec, r_pairs)]):
+                        pair = st[placement_field(rec, r_pairs + 1 + j)]
                         t = pair // K_STRIDE
                         if pair - t * K_STRIDE == st[empty_at(seat, t)]:
                             gain += st[weight_at(t)]

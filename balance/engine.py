@@ -103,7 +103,7 @@ from numba.core import config as numba_config
 from numba.extending import intrinsic
 
 from balance.parallel import batch_size, claim, new_counter
-from balance.rng import rng_seed, rng_seed_search
+from balance.rng import rng_seed_at, rng_seed_search
 from balance.state import (
     ARM_ALIVE,
     ARM_DIFF,
@@ -268,7 +268,8 @@ def new_state(image, n_seats, n_event_rows, with_scratch):
 def reset_game(st, seating, player_params, seed, game, record):
     """The state before setup: game ``game`` under ``seed``, seats as given,
     an all-zero dynamic span, the game's own stream seeded from (seed, game)."""
-    st[RESET_AT:HEADER_END] = 0
+    for i in range(RESET_AT, HEADER_END):  # loops, not slices: a slice is a view, counted per game
+        st[i] = 0
     st[SEED] = np.int64(seed)
     st[GAME] = game
     st[SEAT] = -1
@@ -280,8 +281,9 @@ def reset_game(st, seating, player_params, seed, game, record):
         st[SEATING + seat] = seating[seat]
         for k in range(MAX_PLAYER_PARAMS):
             st[PLAYER_PARAMS + seat * MAX_PLAYER_PARAMS + k] = player_params[seat, k]
-    st[st[DYNAMIC_AT] : st[DYNAMIC_END]] = 0
-    rng_seed(st[RNG : RNG + 2].view(np.uint64), seed, game)
+    for i in range(st[DYNAMIC_AT], st[DYNAMIC_END]):
+        st[i] = 0
+    rng_seed_at(st, RNG, seed, game)
 
 
 @njit(cache=True)
@@ -429,7 +431,8 @@ def clearly_better(st, a, rounds, t):
 @njit(cache=True)
 def feel_reset(st):
     """The game-feel counters before a game (balance.state, FEEL)."""
-    st[FEEL : FEEL + FEEL_SLOTS] = 0
+    for i in range(FEEL, FEEL + FEEL_SLOTS):
+        st[i] = 0
     st[FEEL + F_LEADER] = FEEL_NONE
     st[FEEL + F_TRAILER] = FEEL_NONE
     st[FEEL + F_LAST_LEADER] = -1

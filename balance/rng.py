@@ -42,16 +42,32 @@ def splitmix64(x):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
-def rng_seed(state, seed, game):
-    """Seed ``state`` (uint64[2]) for game ``game`` under master seed ``seed``."""
+@njit(cache=True, inline="always")
+def _seed_words(seed, game):
+    """The two words of game ``game``'s stream under master seed ``seed``."""
     s = splitmix64(np.uint64(seed) ^ _SEED_SALT)
     s0 = splitmix64(s ^ splitmix64(np.uint64(game)))
     s1 = splitmix64(s0 + _GOLDEN)
     if s0 == np.uint64(0) and s1 == np.uint64(0):  # the one forbidden state
         s1 = _GOLDEN
+    return s0, s1
+
+
+@njit(cache=True)
+def rng_seed(state, seed, game):
+    """Seed ``state`` (uint64[2]) for game ``game`` under master seed ``seed``."""
+    s0, s1 = _seed_words(seed, game)
     state[0] = s0
     state[1] = s1
+
+
+@njit(cache=True, inline="always")
+def rng_seed_at(st, at, seed, game):
+    """:func:`rng_seed` into two ``int64`` slots of ``st`` (``st[at]``,
+    ``st[at + 1]``), the stream :func:`rng_below_at` draws from."""
+    s0, s1 = _seed_words(seed, game)
+    st[at] = np.int64(s0)
+    st[at + 1] = np.int64(s1)
 
 
 @njit(cache=True)
@@ -91,6 +107,18 @@ def rng_next(state):
     return result
 
 
+@njit(cache=True, inline="always")
+def _bounded(r, bound):
+    """Lemire's multiply-shift on 32 random bits ``r``: (accepted, value).  The
+    rejection threshold ``2**32 mod bound`` is below ``bound``, so its division
+    is computed only for the rare product whose low half is below ``bound``."""
+    m = r * bound
+    low = m & _MASK32
+    if low < bound and low < (np.uint64(0x100000000) - bound) % bound:
+        return False, np.int64(0)
+    return True, np.int64(m >> _S32)
+
+
 @njit(cache=True)
 def rng_below(state, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, without bias.
@@ -99,12 +127,28 @@ def rng_below(state, n):
     (xoroshiro128+'s low bits are its weakest).
     """
     bound = np.uint64(n)
-    threshold = (np.uint64(0x100000000) - bound) % bound
     while True:
-        r = rng_next(state) >> _S32
-        m = r * bound
-        if (m & _MASK32) >= threshold:
-            return np.int64(m >> _S32)
+        ok, v = _bounded(rng_next(state) >> _S32, bound)
+        if ok:
+            return v
+
+
+@njit(cache=True, inline="always")
+def rng_below_at(st, at, n):
+    """:func:`rng_below` on a stream kept in two ``int64`` slots of ``st``
+    (``st[at]``, ``st[at + 1]``, the bits of its two ``uint64`` words): the
+    same numbers, without a ``uint64`` view of ``st`` per draw."""
+    bound = np.uint64(n)
+    while True:
+        s0 = np.uint64(st[at])
+        s1 = np.uint64(st[at + 1])
+        result = s0 + s1
+        s1 ^= s0
+        st[at] = np.int64(_rotl(s0, _S24, _S64_MINUS_24) ^ s1 ^ (s1 << _S16))
+        st[at + 1] = np.int64(_rotl(s1, _S37, _S64_MINUS_37))
+        ok, v = _bounded(result >> _S32, bound)
+        if ok:
+            return v
 
 
 @njit(cache=True)

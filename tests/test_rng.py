@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from balance.rng import rng_below, rng_d6, rng_float, rng_next, rng_seed, rng_shuffle
+from balance.rng import rng_below, rng_below_at, rng_d6, rng_float, rng_next, rng_seed, rng_seed_at, rng_shuffle
 
 
 @njit(cache=True)
@@ -27,6 +27,26 @@ def test_same_seed_and_game_same_stream(seed, game):
     b = _draws(np.uint64(seed), game, 16, 1000)
     assert (a == b).all()
     assert ((a >= 0) & (a < 1000)).all()
+
+
+@njit(cache=True)
+def _draws_at(seed, game, n, bound):
+    st = np.zeros(5, np.int64)
+    rng_seed_at(st, 2, seed, game)
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        out[i] = rng_below_at(st, 2, bound)
+    return out
+
+
+@given(seed=st.integers(0, 2**63 - 1), game=st.integers(0, 2**40), bound=st.integers(1, 2**32 - 1))
+@settings(max_examples=60, deadline=None)
+def test_the_stream_in_state_slots_draws_the_same_numbers(seed, game, bound):
+    """rng_below_at (the stream in two int64 slots, as draw_below keeps it) and
+    rng_below (a uint64 array): the same 64 draws, for any bound, rejections included."""
+    a = _draws(np.uint64(seed), game, 64, bound)
+    assert (a == _draws_at(np.uint64(seed), game, 64, bound)).all()
+    assert ((a >= 0) & (a < bound)).all()
 
 
 def test_streams_differ_between_games_and_seeds():

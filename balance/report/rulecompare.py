@@ -181,10 +181,9 @@ def feel_table_rows(section: Any) -> list[list[str]]:
         av = fmt.values(kind, (r.a.value, *r.a.ci95))
         bv = fmt.values(kind, (r.b.value, *r.b.ci95))
         d, lo, hi = fmt.differences(kind, (r.diff, *r.ci95))
-        unit = "" if kind == "proportion" else f" {r.unit}"
-        out.append([
+        out.append([  # proportions in points, means in their own units (the notes under the table)
             r.name, f"{av[0]} ({av[1]}–{av[2]}), n={r.a.n:,}", f"{bv[0]} ({bv[1]}–{bv[2]}), n={r.b.n:,}",
-            f"{d}{unit} ({lo} to {hi})", fmt.p_value(r.p_adjusted), "changed" if r.changed else "no clear change",
+            f"{d} ({lo} to {hi})", fmt.p_value(r.p_adjusted), "changed" if r.changed else "no clear change",
         ])
     return out
 
@@ -204,8 +203,9 @@ def feel_notes(section: Any) -> list[str]:
         "interval of a difference of means for a mean); the same deals make the sides positively correlated, so a "
         "paired interval would be narrower. Holm p is over the game-feel metrics alone, apart from the paired family; "
         "n is the games behind each figure.",
-        f"P(win | leading at 25%, half time, 75%) and the comeback rate read against the fair share {fmt.percent(fair)}; "
-        f"the decisive moment is a share of the game (0 its start, 1 its end); the final margin is taken at the {at}.",
+        f"P(win | leading at 25%, half time, 75%) and the comeback rate read against the fair share {fmt.percent(fair)}, "
+        "their differences in points; lead changes per game; the decisive moment is a share of the game (0 its start, "
+        f"1 its end); the final margin is in the standing's units, taken at the {at}.",
     ]
 
 

@@ -232,14 +232,17 @@ class PairedRow:
     changed: bool = False  # the Holm-adjusted p-value at most alpha
     unit: str = ""  # "" for proportions (points), "turns", "minutes"
     tested: bool = True  # False: the same test as another row (minutes of turns), outside the family
+    paired: bool = True  # False: an unpaired difference (game feel), Holm-adjusted in a family of its own
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "metric": self.name, "kind": self.kind, "unit": self.unit or "points",
             "a": self.a.to_dict(), "b": self.b.to_dict(),
             "difference": self.diff, "ci95": list(self.ci95),
-            "p_value": self.p_value, "p_adjusted": self.p_adjusted if self.tested else None,
-            "in_family": self.tested, "changed": self.changed,
+            "interval": "paired" if self.paired else "unpaired",
+            "p_value": self.p_value, "p_adjusted": self.p_adjusted if self.tested or not self.paired else None,
+            "in_family": self.tested, "family": "paired" if self.tested else None if self.paired else "game feel",
+            "changed": self.changed,
         }
 
 
@@ -249,3 +252,28 @@ def unpaired_proportion(a: Mapping[str, Any], b: Mapping[str, Any]) -> tuple[flo
     from balance.stats import newcombe
 
     return newcombe(int(a["count"]), int(a["n"]), int(b["count"]), int(b["n"]))
+
+
+def unpaired_difference(a: Any, b: Any, confidence: float = 0.95) -> Paired:
+    """B − A of two figures counted per side only (each a
+    :class:`~balance.check.metrics.Metric`), as if A and B were independent
+    samples: a proportion's Newcombe hybrid score interval with the pooled
+    two-proportion z test, a mean's normal interval of the difference of two
+    means (each standard error read back from its side's 95% interval) with
+    its z test.  A and B play the same deals, so they are positively
+    correlated and the paired interval, were the figures kept game by game,
+    would be narrower: this one is conservative."""
+    from balance.stats import newcombe, two_proportion_p_value, z_value
+
+    if a.kind == "proportion":
+        diff, low, high = newcombe(int(a.count), int(a.n), int(b.count), int(b.n), confidence)
+        return Paired(diff, float("nan"), low, high, two_proportion_p_value(int(a.count), int(a.n), int(b.count), int(b.n)))
+    if a.kind != "mean":
+        raise ValueError(f"an unpaired difference of a {a.kind}: only proportions and means")
+    z95 = z_value(0.95)
+    se = math.hypot((a.ci95[1] - a.ci95[0]) / (2 * z95), (b.ci95[1] - b.ci95[0]) / (2 * z95))
+    diff = b.value - a.value
+    if se == 0.0:
+        return Paired(diff, 0.0, diff, diff, 1.0 if diff == 0.0 else 0.0)
+    half = _z(confidence) * se
+    return Paired(diff, se, diff - half, diff + half, math.erfc(abs(diff) / se / math.sqrt(2.0)))

@@ -10,6 +10,16 @@ under A and under B with the paired difference and its 95% interval; the
 p-values of the family are Holm-adjusted.  Several ``--players`` lists each
 get their own comparison (the same games).
 
+The game-feel metrics (:mod:`balance.feel`: P(win | leading at 25%, half
+time, 75%), the comeback and kingmaking rates, lead changes, the decisive
+moment, the final margin) are counted per side, not game by game, so their
+difference B − A is *unpaired* (:func:`balance.paired.unpaired_difference`:
+Newcombe for proportions, the normal interval of a difference of means):
+conservative, since the same deals make A and B positively correlated.  They
+are Holm-adjusted in a family of their own, outside the paired one
+(:func:`feel_rows`); a metric a game does not have (kingmaking with two
+seats) is not shown.
+
 What is compared must differ in its rules only: the seed, the games and the
 players are A's (or the options'); files for two games, or naming different
 players without ``--players``, are refused before any game is played.
@@ -51,6 +61,8 @@ class Section:
     rows: list[Any]  # balance.paired.PairedRow
     rounds: Any = None  # balance.precision.Rounds with --precision
     score_name: str = "score"
+    feel: list[Any] = field(default_factory=list)  # the game-feel rows (unpaired, feel_rows)
+    feel_reading: dict[str, Any] = field(default_factory=dict)  # balance.feel.reading of the game
 
     @property
     def games(self) -> int:
@@ -98,7 +110,7 @@ class CompareResult:
             "alpha": self.alpha,
             "correction": "holm",
             "pairing": "the same game indices and seed under A and B (common random numbers); "
-            "intervals from the per-game differences",
+            "intervals from the per-game differences; the game feel's are unpaired (comparisons[].game_feel)",
             "comparisons": [
                 {
                     "players": s.players,
@@ -106,6 +118,7 @@ class CompareResult:
                     "rotate_seats": s.runs[0].rotate_seats,
                     "summary": self.summary(s),
                     "metrics": [r.to_dict() for r in s.rows],
+                    "game_feel": feel_dict(s),
                     "precision": s.rounds.to_dict() if s.rounds is not None else None,
                 }
                 for s in self.sections
@@ -113,6 +126,28 @@ class CompareResult:
             "elapsed_s": round(self.elapsed_s, 3),
             "version": __version__,
         }
+
+
+FEEL_PAIRING = (
+    "unpaired: the game-feel counts are kept per side, not game by game (Newcombe's hybrid score interval "
+    "for a proportion, the normal interval of a difference of means for a mean); conservative, since the "
+    "same deals make A and B positively correlated"
+)
+FEEL_FAMILY = "Holm over the game-feel metrics alone, apart from the paired metrics' family"
+
+
+def feel_dict(section: Section) -> dict[str, Any] | None:
+    """The game-feel part of a comparison's JSON (None when no game kept a record)."""
+    if not section.feel:
+        return None
+    return {
+        "pairing": FEEL_PAIRING,
+        "correction": FEEL_FAMILY,
+        "standing": section.feel_reading.get("standing"),
+        "final_margin_at": "end" if section.feel_reading.get("margin_at_end", True) else "last round end",
+        "fair_share": 1.0 / len(section.players),
+        "metrics": [r.to_dict() for r in section.feel],
+    }
 
 
 def _pretty(name: str) -> str:
@@ -159,6 +194,11 @@ def summary_sentences(section: Section, alpha: float) -> list[str]:
         words.append("changes " + "; ".join(row_change(r) for r in others[:3]) + (" and more (table)" if len(others) > 3 else ""))
     players = ", ".join(section.players)
     head = f"With {players} ({n:,} pairs of games on the same seeds), B "
+    feel = [r for r in section.feel if r.changed]
+    tail = [
+        "Game feel (unpaired intervals, Holm over the game-feel metrics alone): B "
+        + "; ".join(row_change(r) for r in feel[:3]) + (" and more (table)" if len(feel) > 3 else "") + "."
+    ] if feel else []
     if not words:
         from balance.summary import detectable_shift
 
@@ -168,13 +208,14 @@ def summary_sentences(section: Section, alpha: float) -> list[str]:
             head + f"changes no metric clearly (Holm-adjusted p > {alpha:g} for all {tested}).",
             f"A seat's win rate would have to move about {100 * shift:.1f} points for a test of unpaired games this "
             "size to show it with 80% power; the pairing shows smaller moves when most games end alike.",
+            *tail,
         ]
     out = [head + " and ".join(words) + "."]
     quiet = [r for r in section.rows if r.tested and not r.changed]
     if quiet:
         out.append(f"{len(quiet)} of {sum(r.tested for r in section.rows)} metrics show no clear change "
                    f"(Holm-adjusted p > {alpha:g}).")
-    return out
+    return out + tail
 
 
 def paired_rows(
@@ -207,7 +248,7 @@ def paired_rows(
         if name in same or name not in mb:
             continue
         # what the pairs measure: the outcomes kept game by game and the length; the
-        # game-feel metrics are counted per side only, so they are not compared here
+        # game-feel metrics are counted per side only: unpaired, in feel_rows
         if (a.kind == "proportion" and name not in columns) or (a.kind == "mean" and name != "turns_mean") or (
             a.kind not in ("proportion", "mean") and name not in QUANTILES
         ):
@@ -243,6 +284,54 @@ def paired_rows(
                     row.p_adjusted, row.changed, "minutes", tested=False,
                 )
             )
+    return rows
+
+
+# The game-feel metrics in the order of balance.feel.rows, each with its unit.
+FEEL_ORDER = (
+    ("lead_changes_mean", "lead changes"),
+    ("decisive_moment_mean", "share of the game"),
+    ("lead_at_25_wins", ""),
+    ("lead_at_half_wins", ""),
+    ("lead_at_75_wins", ""),
+    ("comeback_rate", ""),
+    ("kingmaking_rate", ""),
+    ("final_margin_mean", "standing"),
+)
+
+
+def feel_rows(
+    pa: Any,
+    strategies: Sequence[str],
+    end_reasons: Sequence[str],
+    *,
+    feel_reading: Mapping[str, Any] | None = None,
+    alpha: float = 0.05,
+) -> list[Any]:
+    """Every game-feel metric of ``balance check`` under A and B with the
+    *unpaired* difference B − A (:func:`balance.paired.unpaired_difference`):
+    their counts are aggregated per side, not kept game by game.  Holm-adjusted
+    over these metrics alone (``tested`` False: outside the paired family); a
+    metric either side lacks (kingmaking with two seats, no game with a strict
+    leader at a checkpoint, a GPU run's missing record) is left out."""
+    from balance.check.metrics import counts_of, metrics_of
+    from balance.paired import PairedRow, unpaired_difference
+    from balance.stats import holm_adjust
+
+    ma = metrics_of(counts_of(pa.a, strategies, end_reasons, feel_reading=feel_reading))
+    mb = metrics_of(counts_of(pa.b, strategies, end_reasons, feel_reading=feel_reading))
+    standing = str((feel_reading or {}).get("standing") or "standing")
+    rows = []
+    for name, unit in FEEL_ORDER:
+        a, b = ma.get(name), mb.get(name)
+        if a is None or b is None:
+            continue
+        d = unpaired_difference(a, b)
+        rows.append(PairedRow(name, a.kind, a, b, d.diff, (d.low, d.high), d.p_value,
+                              unit=standing if unit == "standing" else unit, tested=False, paired=False))
+    for row, p in zip(rows, holm_adjust([r.p_value for r in rows])):
+        row.p_adjusted = p
+        row.changed = p <= alpha
     return rows
 
 
@@ -310,6 +399,7 @@ def compare(
     """Play A and B on the same games and compare them metric by metric (module docstring)."""
     from balance.config import DEFAULT_GAMES
     from balance.executors import make_executor
+    from balance.feel import reading
     from balance.paired import BOOTSTRAP_REPS
     from balance.precision import check_precision, play_rounds
     from balance.runner import Task, split
@@ -393,9 +483,11 @@ def compare(
                 paired, ra.labels, spec.end_reason_names, seconds_per_turn=spt, alpha=result.alpha,
                 reps=reps or BOOTSTRAP_REPS,
             )
+            feel_reading = reading(spec)
+            feel = feel_rows(paired, ra.labels, spec.end_reason_names, feel_reading=feel_reading, alpha=result.alpha)
             result.sections.append(
                 Section(list(ra.run.players), ra.labels, list(spec.end_reason_names), (ra.run, rb.run), paired, rows,
-                        rounds, spec.score_name)
+                        rounds, spec.score_name, feel, feel_reading)
             )
     result.elapsed_s = time.perf_counter() - start
     return result

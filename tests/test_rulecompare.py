@@ -1,20 +1,24 @@
 """``balance compare``: the pairs are real pairs (per-game differences on the same
-seeds), pairing narrows the interval, A against A is exactly zero; the command
-line writes HTML, JSON and Markdown and refuses every bad input in one line."""
+seeds), pairing narrows the interval, A against A is exactly zero; the game feel
+under both sides with its unpaired difference; the command line writes HTML,
+JSON and Markdown and refuses every bad input in one line."""
 
 from __future__ import annotations
 
 import json
+import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from balance.cli import main
-from balance.paired import PairedAggregate, unpaired_proportion
-from balance.rulecompare import compare, paired_rows
+from balance.check.metrics import FEEL_MEANS, FEEL_PROPORTIONS, Metric
+from balance.paired import PairedAggregate, unpaired_difference, unpaired_proportion
+from balance.rulecompare import FEEL_ORDER, compare, feel_rows, paired_rows
 from balance.runner import Task
 from balance.runspec import RunSpec
-from balance.stats import holm_adjust, mean_difference, paired_difference
+from balance.stats import holm_adjust, mean_difference, newcombe, paired_difference, two_proportion_p_value
 
 GAMES = 4000
 
@@ -36,6 +40,12 @@ def test_a_against_a_is_exactly_zero(dicerace):
         assert tuple(row.ci95) == (0.0, 0.0), row.name
         assert not row.changed
     assert "changes no metric clearly" in r.summary(s)[0]
+    # the game feel is unpaired: no difference, but an interval as wide as two independent samples give
+    assert s.feel
+    for row in s.feel:
+        assert row.diff == 0.0 and row.p_value == 1.0 and not row.changed, row.name
+        assert row.ci95[0] < 0.0 < row.ci95[1], row.name
+    assert not any("Game feel" in x for x in r.summary(s))
 
 
 def _per_game(spec, params, n):
@@ -236,3 +246,114 @@ def test_the_page_draws_every_difference_with_its_interval_and_png_writes_it(fil
     assert any(m["changed"] for m in tested) and any(not m["changed"] for m in tested)
     assert "Paired differences B − A with 95% intervals" in page and len(groups) == len(tested)
 
+
+
+# --------------------------------------------------------------------------- game feel (unpaired)
+def test_unpaired_difference_by_hand():
+    """Newcombe (1998), Table II example (a): 56/70 against 48/80, method 10 gives
+    0.0524 to 0.3339; written out here from the two Wilson intervals. A mean: the
+    standard errors read back from the 95% intervals, added in quadrature."""
+    z = 1.959963984540054
+
+    def wilson_by_hand(k, n):
+        p = k / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return centre - half, centre + half
+
+    a = Metric("lead_at_half_wins", "proportion", 48 / 80, wilson_by_hand(48, 80), 80, 48)
+    b = Metric("lead_at_half_wins", "proportion", 56 / 70, wilson_by_hand(56, 70), 70, 56)
+    d = unpaired_difference(a, b)  # B − A
+    (l1, u1), (l2, u2) = a.ci95, b.ci95
+    assert d.diff == pytest.approx(0.2)
+    assert d.low == pytest.approx(0.2 - math.sqrt((0.8 - l2) ** 2 + (u1 - 0.6) ** 2), abs=1e-12)
+    assert d.high == pytest.approx(0.2 + math.sqrt((u2 - 0.8) ** 2 + (0.6 - l1) ** 2), abs=1e-12)
+    assert (round(d.low, 4), round(d.high, 4)) == (0.0524, 0.3339)
+    pooled = 104 / 150
+    zstat = 0.2 / math.sqrt(pooled * (1 - pooled) * (1 / 80 + 1 / 70))
+    assert d.p_value == pytest.approx(math.erfc(zstat / math.sqrt(2)), rel=1e-12)
+    # A mean 2.0 with se 1/z (interval 1 to 3) against 3.5 with se 0.5/z (3 to 4):
+    # B − A = 1.5, se = sqrt(1.25)/z, the interval 1.5 ± sqrt(1.25).
+    ma = Metric("lead_changes_mean", "mean", 2.0, (1.0, 3.0), 400)
+    mb = Metric("lead_changes_mean", "mean", 3.5, (3.0, 4.0), 900)
+    d = unpaired_difference(ma, mb)
+    assert d.diff == 1.5
+    assert (d.low, d.high) == pytest.approx((1.5 - math.sqrt(1.25), 1.5 + math.sqrt(1.25)), abs=1e-9)
+    assert d.se == pytest.approx(math.sqrt(1.25) / z)
+    assert d.p_value == pytest.approx(math.erfc(1.5 / (math.sqrt(1.25) / z) / math.sqrt(2)), rel=1e-9)
+
+
+def test_every_game_feel_metric_of_check_has_its_row():
+    assert {name for name, _ in FEEL_ORDER} == set(FEEL_PROPORTIONS) | set(FEEL_MEANS)
+
+
+def test_game_feel_under_a_and_b_with_unpaired_intervals(bonus):
+    s = bonus.sections[0]
+    names = [r.name for r in s.feel]
+    # two seats: no kingmaking estimate, so no row for it
+    assert names == ["lead_changes_mean", "decisive_moment_mean", "lead_at_25_wins", "lead_at_half_wins",
+                     "lead_at_75_wins", "comeback_rate", "final_margin_mean"]
+    counts = {side: getattr(s.paired, side).feel for side in ("a", "b")}
+    for row in s.feel:
+        assert not row.tested and not row.paired
+        for m in (row.a, row.b):
+            assert m.n > 0 and m.ci95[0] < m.value < m.ci95[1], row.name
+        assert row.diff == pytest.approx(row.b.value - row.a.value, abs=1e-12)
+        assert row.ci95[0] < row.diff < row.ci95[1], row.name
+    # the counts behind each proportion are the side's own: Newcombe of them
+    from balance.feel import AT
+
+    half = s.feel[names.index("lead_at_half_wins")]
+    ka, na = int(counts["a"][AT["lead50_wins"]]), int(counts["a"][AT["lead50_games"]])
+    kb, nb = int(counts["b"][AT["lead50_wins"]]), int(counts["b"][AT["lead50_games"]])
+    assert (half.a.count, half.a.n, half.b.count, half.b.n) == (ka, na, kb, nb)
+    assert (half.diff, *half.ci95) == pytest.approx(newcombe(ka, na, kb, nb), abs=1e-12)
+    assert half.p_value == pytest.approx(two_proportion_p_value(ka, na, kb, nb))
+    assert half.a.n < GAMES  # only the games with a strict leader at half time
+    # their own Holm family: the paired family is what it was
+    assert [r.p_adjusted for r in s.feel] == pytest.approx(holm_adjust([r.p_value for r in s.feel]))
+    assert all(r.changed == (r.p_adjusted <= 0.05) for r in s.feel)
+    assert not any(r.name in names for r in s.rows)
+    # a seat's head start changes how the lead decides the game, and the summary says so, unpaired
+    assert half.changed and half.diff > 0
+    first = next(r for r in s.feel if r.changed)
+    assert any(x.startswith("Game feel (unpaired intervals") and f"{first.name} from" in x for x in bonus.summary(s))
+
+
+def test_kingmaking_with_three_seats_and_no_rows_without_a_record(dicerace):
+    r = compare(game="dicerace", params={"first_bonus": 2}, games=600, players=["plain,plain,plain"], reps=100)
+    s = r.sections[0]
+    king = next(x for x in s.feel if x.name == "kingmaking_rate")
+    assert king.a.n == king.b.n == 600 and king.ci95[0] <= king.diff <= king.ci95[1]
+    assert r.to_dict()["comparisons"][0]["game_feel"]["fair_share"] == pytest.approx(1 / 3)
+    # a side without a game-feel record (a GPU run): no game-feel row, and none in the JSON
+    empty = replace(s.paired, b=replace(s.paired.b, feel=np.zeros_like(s.paired.b.feel)))
+    assert feel_rows(empty, s.strategies, s.end_reasons) == []
+    s.feel = []
+    assert r.to_dict()["comparisons"][0]["game_feel"] is None
+
+
+def test_cli_shows_the_game_feel_unpaired_in_text_json_markdown_and_html(files, capsys):
+    code, out, err = call(capsys, "compare", "A.toml", "B.toml", "-n", "1000", "--report", "f.html")
+    assert code == 0, err
+    flat = " ".join(out.split())  # a narrow terminal wraps the title and the notes
+    assert "Game feel (who is ahead: win estimate): A and B apart, unpaired 95% intervals" in flat
+    assert "These differences are unpaired and conservative" in flat and "lead_at_half_wins" in out
+    assert "kingmaking_rate" not in out  # two seats
+    data = json.loads((files / "f.json").read_text())
+    feel = data["comparisons"][0]["game_feel"]
+    assert feel["pairing"].startswith("unpaired") and "conservative" in feel["pairing"]
+    assert feel["standing"] == "win estimate" and feel["final_margin_at"] == "last round end"
+    rows = {m["metric"]: m for m in feel["metrics"]}
+    assert set(rows) == {name for name, _ in FEEL_ORDER} - {"kingmaking_rate"}
+    for m in rows.values():
+        assert m["interval"] == "unpaired" and not m["in_family"] and m["family"] == "game feel"
+        assert m["p_adjusted"] is not None and m["ci95"][0] <= m["difference"] <= m["ci95"][1]
+        for side in ("a", "b"):
+            assert m[side]["n"] > 0 and m[side]["ci95"][0] <= m[side]["value"] <= m[side]["ci95"][1]
+    assert 0 < rows["lead_at_half_wins"]["a"]["n"] < 1000  # only the games with a strict leader at half time
+    assert not any(m["metric"] in rows for m in data["comparisons"][0]["metrics"])  # not among the paired
+    md = (files / "f.md").read_text()
+    assert "### Game feel" in md and "| lead_at_half_wins |" in md and "unpaired and conservative" in md
+    page = (files / "f.html").read_text()
+    assert 'id="feel-table-0"' in page and "unpaired and conservative" in page

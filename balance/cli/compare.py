@@ -118,7 +118,7 @@ def compare(
 def render(result) -> None:  # noqa: ANN001 (a CompareResult)
     from rich.table import Table
 
-    from balance.report.rulecompare import HEADER, how_text, table_rows
+    from balance.report.rulecompare import FEEL_HEADER, HEADER, feel_notes, feel_table_rows, feel_title, how_text, table_rows
 
     con = stdout_console()
     a, b = result.sides
@@ -135,6 +135,15 @@ def render(result) -> None:  # noqa: ANN001 (a CompareResult)
         for row, cells in zip(s.rows, table_rows(s)):
             table.add_row(*cells, style="bold" if row.changed else None)
         show(con, table)
+        if s.feel:
+            feel = Table(title=feel_title(s), title_justify="left")
+            for k, col in enumerate(FEEL_HEADER):
+                feel.add_column(col, justify="left" if k in (0, 5) else "right")
+            for row, cells in zip(s.feel, feel_table_rows(s)):
+                feel.add_row(*cells, style="bold" if row.changed else None)
+            show(con, feel)
+            for note in feel_notes(s):
+                con.print(note, markup=False, style="dim")
     for line in how_text(result):
         con.print(line, markup=False, style="dim")
     con.print(f"{sum(2 * s.games for s in result.sections):,} games in {result.elapsed_s:.2f} s")

@@ -5,9 +5,11 @@ The summary box says in plain words what B changes, each change with its
 paired 95% interval; per players list, the table of every metric under A and
 under B with the paired difference, the Holm-adjusted p-value and the verdict
 (a seat's clear move toward its fair share green, away from it red, when the
-seats are comparable; every other row in ink, a clear change in bold); then the same
-pictures for A and for B side by side (the run page's figures, drawn from each
-side's counts), and how the numbers were made.
+seats are comparable; every other row in ink, a clear change in bold); the game
+feel under A and under B, each figure with its interval and n, and the unpaired
+difference (:func:`balance.rulecompare.feel_rows`); then the same pictures for A
+and for B side by side (the run page's figures, drawn from each side's counts),
+and how the numbers were made.
 """
 
 from __future__ import annotations
@@ -90,6 +92,20 @@ def render_html(result: Any) -> str:
             )
             parts.append(f'<tr class="verdict-{cls}">{tds}</tr>')
         parts.append("</tbody></table></div>")
+        if s.feel:
+            parts.append(f'<h3 id="feel-{i}">{e(feel_title(s))}</h3>')
+            parts += [f'<p class="rule">{e(x)}</p>' for x in feel_notes(s)]
+            parts.append(f'<div class="scroll"><table id="feel-table-{i}"><thead><tr>'
+                         + "".join(f'<th class="{"l" if k in (0, 5) else ""}">{e(h)}</th>'
+                                   for k, h in enumerate(FEEL_HEADER))
+                         + "</tr></thead><tbody>")
+            for row, cells in zip(s.feel, feel_table_rows(s)):
+                tds = "".join(
+                    f'<td class="{"l" if k in (0, 5) else ""}">{"<b>" if row.changed and k == 5 else ""}{e(c)}'
+                    f'{"</b>" if row.changed and k == 5 else ""}</td>' for k, c in enumerate(cells)
+                )
+                parts.append(f'<tr class="verdict-info">{tds}</tr>')
+            parts.append("</tbody></table></div>")
         diff_fig = fig_differences(s)
         if diff_fig is not None:
             from balance.report.figures import svg_inline
@@ -153,6 +169,44 @@ def table_rows(section: Any) -> list[list[str]]:
 
 
 HEADER = ["metric", "A (95% CI)", "B (95% CI)", "B − A (95% CI)", "Holm p", "verdict"]
+FEEL_HEADER = ["game feel", "A (95% CI), n", "B (95% CI), n", "B − A (unpaired 95% CI)", "Holm p", "verdict"]
+
+
+def feel_table_rows(section: Any) -> list[list[str]]:
+    """``metric, A (95% CI), n, B (95% CI), n, B − A (unpaired 95% CI), adjusted p
+    (the game feel's own family), verdict`` per game-feel metric."""
+    out = []
+    for r in section.feel:
+        kind = r.kind
+        av = fmt.values(kind, (r.a.value, *r.a.ci95))
+        bv = fmt.values(kind, (r.b.value, *r.b.ci95))
+        d, lo, hi = fmt.differences(kind, (r.diff, *r.ci95))
+        out.append([  # proportions in points, means in their own units (the notes under the table)
+            r.name, f"{av[0]} ({av[1]}–{av[2]}), n={r.a.n:,}", f"{bv[0]} ({bv[1]}–{bv[2]}), n={r.b.n:,}",
+            f"{d} ({lo} to {hi})", fmt.p_value(r.p_adjusted), "changed" if r.changed else "no clear change",
+        ])
+    return out
+
+
+def feel_title(section: Any) -> str:
+    standing = section.feel_reading.get("standing") or "standing"
+    return f"Game feel (who is ahead: {standing}): A and B apart, unpaired 95% intervals"
+
+
+def feel_notes(section: Any) -> list[str]:
+    """What the game-feel table says, in plain words (under it on every output)."""
+    fair = 1.0 / len(section.players)
+    at = "end" if section.feel_reading.get("margin_at_end", True) else "last round end"
+    return [
+        "These differences are unpaired and conservative: the game-feel counts are kept per side, not game by game, "
+        "so B − A is read as if A and B were independent samples (Newcombe's interval for a proportion, the normal "
+        "interval of a difference of means for a mean); the same deals make the sides positively correlated, so a "
+        "paired interval would be narrower. Holm p is over the game-feel metrics alone, apart from the paired family; "
+        "n is the games behind each figure.",
+        f"P(win | leading at 25%, half time, 75%) and the comeback rate read against the fair share {fmt.percent(fair)}, "
+        "their differences in points; lead changes per game; the decisive moment is a share of the game (0 its start, "
+        f"1 its end); the final margin is in the standing's units, taken at the {at}.",
+    ]
 
 
 def how_text(result: Any) -> list[str]:
@@ -188,6 +242,14 @@ def render_markdown(result: Any) -> str:
         for row in table_rows(s):
             lines.append("| " + " | ".join(row) + " |")
         lines.append("")
+        if s.feel:
+            lines += [f"### {feel_title(s)}", ""]
+            lines += [x for note in feel_notes(s) for x in (note, "")]
+            lines.append("| " + " | ".join(FEEL_HEADER) + " |")
+            lines.append("|" + "|".join("---" if i == 0 or i == 5 else "---:" for i in range(len(FEEL_HEADER))) + "|")
+            for row in feel_table_rows(s):
+                lines.append("| " + " | ".join(row) + " |")
+            lines.append("")
     lines.append("## How to read it")
     lines.append("")
     lines += [f"- {x}" for x in how_text(result)]

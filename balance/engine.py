@@ -440,7 +440,7 @@ def feel_reset(st):
     st[FEEL + F_NEXT_TURN] = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def feel_note(st, leader, trailer, margin, bottom, all_tied, at_end):
     """Count one sample of the standing: its strict leader and last place
     (-1: a tie), the leader's margin over the next, and (3+ seats, each
@@ -572,6 +572,16 @@ def feel_sample(st, at_end):
     game-feel counters (``feel_note``).  Draws no random number and changes
     nothing the rules read."""
     n = st[N_SEATS]
+    if n == 2:  # the common case, without the loop: the same leader, last place and margin
+        v0 = np.int64(standing(st, 0))
+        v1 = np.int64(standing(st, 1))
+        if v0 > v1:
+            feel_note(st, np.int64(0), np.int64(1), v0 - v1, v1, False, at_end)
+        elif v1 > v0:
+            feel_note(st, np.int64(1), np.int64(0), v1 - v0, v0, False, at_end)
+        else:
+            feel_note(st, np.int64(-1), np.int64(-1), np.int64(0), v0, True, at_end)
+        return
     top = -FEEL_FAR
     second = -FEEL_FAR
     bottom = FEEL_FAR
@@ -901,6 +911,9 @@ _TEMPLATE = (
     play_round, race, even_search, crn_probe, mc_player, play_batch, play_traced,
 )
 _PARALLEL = frozenset({"play_batch"})
+# inlined by LLVM into their callers: a round-end sample is a few loads and
+# stores, less than passing the state array to a call (its seven fields)
+_FORCEINLINE = frozenset({"feel_sample", "feel_round_end"})
 # what a new decide recompiles (with what they call that is not bound)
 _DECIDING = (
     "play_on", "play_game", "play_batch", "play_traced", "feel_sample", "feel_round_end", "feel_playout",
@@ -1048,6 +1061,7 @@ def _driver_source(
     ]
     for t in chosen:
         options = f"cache={cache}" + (", parallel=True" if t.__name__ in _PARALLEL else "")
+        options += ", forceinline=True" if t.__name__ in _FORCEINLINE else ""
         lines += ["", f"@njit({options})", inspect.getsource(t).rstrip(), ""]
     return "\n".join(lines) + "\n"
 

@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from balance.feel import FEEL_COUNTS
-from balance.feel import counts as feel_counts
 from balance.game import Outcomes
 
 
@@ -92,7 +91,7 @@ class Aggregate:
         if out.heat is not None:
             agg.heat = np.asarray(out.heat, dtype=np.int64).copy()
         if out.feel is not None:
-            agg.feel = feel_counts(out.feel, out.winner, n_seats)
+            agg.feel = np.asarray(out.feel, dtype=np.int64).copy()
         # Seatings: game g uses seatings[g % P]; count games and wins per (seat, strategy).
         P = seatings.shape[0]
         perm = (np.arange(first_game, first_game + n, dtype=np.int64)) % P

@@ -209,6 +209,27 @@ FO_LEADER_AT_OUT = 9  # the seat strictly ahead at that sample (-1: a tie)
 FO_MARGIN = 10  # the leader's standing minus the next best at the end
 FO_ROUND_MARGIN = 11  # the same at the last round end (the end when no round ended)
 FEEL_OUT = 12
+# A batch's game-feel counts (balance.feel.COUNTS, in that order), which
+# play_batch adds up per worker from each game's record at its end: integers,
+# so the sum over workers is the same whoever played what.
+FC_GAMES = 0
+FC_CHANGES_SUM = 1
+FC_CHANGES_SQ = 2
+FC_DECISIVE_N = 3
+FC_DECISIVE_SUM = 4  # the decisive moment in thousandths (FEEL_PERMILLE)
+FC_DECISIVE_SQ = 5
+FC_LEAD_GAMES = 6  # 6, 7, 8: games with a strict leader at 25%, 50%, 75%
+FC_LEAD_WINS = 9  # 9, 10, 11: ... won by that leader
+FC_TRAIL_GAMES = 12
+FC_TRAIL_WINS = 13
+FC_KING_GAMES = 14
+FC_KING_CHANGED = 15
+FC_MARGIN_SUM = 16
+FC_MARGIN_SQ = 17
+FC_ROUND_MARGIN_SUM = 18
+FC_ROUND_MARGIN_SQ = 19
+FEEL_COUNTS = 20
+FEEL_PERMILLE = np.int64(1000)
 AT_END = np.bool_(True)
 AT_ROUND_END = np.bool_(False)
 FEEL_NONE = np.int64(-2)
@@ -452,10 +473,11 @@ def feel_note(st, leader, trailer, margin, bottom, all_tied, at_end):
     if leader != st[FEEL + F_LEADER]:
         st[FEEL + F_LEADER] = leader
         st[FEEL + F_LEADER_SINCE] = k
-    if leader >= 0 and leader != st[FEEL + F_LAST_LEADER]:
-        if st[FEEL + F_LAST_LEADER] >= 0:
-            st[FEEL + F_CHANGES] += 1
-        st[FEEL + F_LAST_LEADER] = leader
+        # (the same leader as at the last sample is the last seat that led)
+        if leader >= 0 and leader != st[FEEL + F_LAST_LEADER]:
+            if st[FEEL + F_LAST_LEADER] >= 0:
+                st[FEEL + F_CHANGES] += 1
+            st[FEEL + F_LAST_LEADER] = leader
     st[FEEL + F_TRAILER] = trailer
     n = st[N_SEATS]
     if n >= 3:  # who is out of the running: the kingmaking estimate's only input
@@ -465,8 +487,11 @@ def feel_note(st, leader, trailer, margin, bottom, all_tied, at_end):
             elif st[FEEL + F_BOTTOM_SINCE + s] == 0:
                 st[FEEL + F_BOTTOM_SINCE + s] = k
                 st[FEEL + F_LEADER_AT_BOTTOM + s] = leader
-    st[FEEL + F_MARGIN] = margin
-    if not at_end or k == 1:
+    if at_end:  # (every game ends with this sample: F_MARGIN is read after it only)
+        st[FEEL + F_MARGIN] = margin
+        if k == 1:
+            st[FEEL + F_ROUND_MARGIN] = margin
+    else:
         st[FEEL + F_ROUND_MARGIN] = margin
     stride = st[FEEL + F_STRIDE]  # a power of two
     if k & (stride - 1) != 0:
@@ -522,6 +547,51 @@ def feel_record(st, feel, i):
     feel[i, FO_LEADER_AT_OUT] = leader_at_out
     feel[i, FO_MARGIN] = st[FEEL + F_MARGIN]
     feel[i, FO_ROUND_MARGIN] = st[FEEL + F_ROUND_MARGIN]
+
+
+@njit(cache=True)
+def feel_count(st, rec, counts, w):
+    """Add the game's record (``feel_record``, into the scratch row
+    ``rec[0]``) to worker ``w``'s game-feel counts ``counts[w]`` (FC_*): what
+    balance.feel turns into the figures (docs/architecture.md, "Game feel")."""
+    feel_record(st, rec, 0)
+    r = rec[0, FO_SAMPLES]
+    if r <= 0:
+        return
+    won = st[WINNER]
+    counts[w, FC_GAMES] += 1
+    changes = rec[0, FO_CHANGES]
+    counts[w, FC_CHANGES_SUM] += changes
+    counts[w, FC_CHANGES_SQ] += changes * changes
+    if won >= 0:
+        since = rec[0, FO_LEADER_SINCE] if rec[0, FO_LEADER] == won else r
+        decisive = (FEEL_PERMILLE * since + r // 2) // r
+        counts[w, FC_DECISIVE_N] += 1
+        counts[w, FC_DECISIVE_SUM] += decisive
+        counts[w, FC_DECISIVE_SQ] += decisive * decisive
+    for q in range(3):
+        leader = rec[0, FO_LEAD_AT + q]
+        if leader >= 0:
+            counts[w, FC_LEAD_GAMES + q] += 1
+            if leader == won:
+                counts[w, FC_LEAD_WINS + q] += 1
+    trailer = rec[0, FO_TRAILER_HALF]
+    if trailer >= 0:
+        counts[w, FC_TRAIL_GAMES] += 1
+        if trailer == won:
+            counts[w, FC_TRAIL_WINS] += 1
+    if st[N_SEATS] >= 3 and won >= 0:
+        counts[w, FC_KING_GAMES] += 1
+        out_since = rec[0, FO_OUT_SINCE]
+        at_out = rec[0, FO_LEADER_AT_OUT]
+        if 0 < out_since < r and at_out >= 0 and at_out != won:
+            counts[w, FC_KING_CHANGED] += 1
+    margin = rec[0, FO_MARGIN]
+    counts[w, FC_MARGIN_SUM] += margin
+    counts[w, FC_MARGIN_SQ] += margin * margin
+    margin = rec[0, FO_ROUND_MARGIN]
+    counts[w, FC_ROUND_MARGIN_SUM] += margin
+    counts[w, FC_ROUND_MARGIN_SQ] += margin * margin
 
 
 # --------------------------------------------------------------------------- the template
@@ -629,20 +699,27 @@ def feel_round_end(st):
 
 
 def feel_playout(st):
-    """``playout`` to the end with the game-feel samples (the same decisions).
-
-    ``playout`` itself plays each round: it stops at the first decision after
-    turn F_NEXT_TURN, the first of the next round, where the sample is taken;
-    the next ``playout`` asks that decision again (``advance`` with a decision
-    pending asks the same question and changes nothing) and goes on.  No
-    second copy of the rules' loop: a round-end check inside it, or the
-    decision answered out here, measured a fifth of the games/s of the
-    fastest registered game, the sample never taken."""
+    """``playout`` to the end with the game-feel samples (the same decisions):
+    the playout's own loop, whose check of the turn against a limit is here
+    the check for the next round's first decision, where the sample is taken
+    (``feel_round_end``, inlined) before that decision is answered.  Measured
+    against returning from ``playout`` at each round end and asking the
+    pending decision again: Bahama Taxi, 53 round ends a game, 3.51 s against
+    3.25 s for 400,000 games (benchmarks/profile.py)."""
+    per_round = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
+    next_turn = st[FEEL + F_NEXT_TURN]
     while st[END_REASON] < 0:
-        playout(st, st[FEEL + F_NEXT_TURN])
+        advance(st)
         if st[END_REASON] >= 0:
-            return
-        feel_round_end(st)
+            break
+        if st[TURN] > next_turn:  # feel_round_end, its turn kept here
+            next_turn += per_round
+            while next_turn < st[TURN]:
+                next_turn += per_round
+            feel_sample(st, AT_ROUND_END)
+        seat = st[DECIDER]
+        apply(st, heuristics(st[SEATING + seat], st[DECISION], seat, st[SUBJECT], st))
+    st[FEEL + F_NEXT_TURN] = next_turn
 
 
 def feel_play_on(st):
@@ -865,8 +942,9 @@ def play_batch(
     is seeded from (seed, g), seated by seatings[g % P] and written to slot g,
     so results never depend on which worker played it.  A game with a
     heatmap adds each game's cells to ``heat[worker]`` (integers: the sum over
-    workers is the same whoever played what).  ``feel[i]`` gets game i's
-    game-feel row (FO_*).
+    workers is the same whoever played what); so does every game's
+    game-feel record to ``feel[worker]`` (FC_*: ``feel_count``), which keeps
+    no row per game.
     """
     if n_games <= 0:
         return
@@ -881,6 +959,7 @@ def play_batch(
         st = new_state(image, n_seats, NO_ROWS, with_scratch)
         rows = seatings.copy()  # this worker's own: no shared reference count per game
         values = player_params.copy()
+        rec = np.empty((1, FEEL_OUT), np.int64)  # the game's game-feel record, counted at its end
         while True:
             lo = claim(counter, batch)
             if lo >= n_games:
@@ -894,7 +973,7 @@ def play_batch(
                 turns[i] = st[TURN]
                 for s in range(n_seats):
                     score[i, s] = st[SCORE + s]
-                feel_record(st, feel, i)
+                feel_count(st, rec, feel, w)
                 for c in range(n_cells):
                     heat[w, c] += st[heat_at + c]
 

@@ -5,7 +5,9 @@ wins come about.  Each game declares its *standing* (``standing`` in its
 kernel: its score where the score means standing, else the search's win
 estimate ``evaluate``; ``GameSpec.standing_name`` says which), and the engine
 samples it at every round end and at the game's end into a fixed per-game
-record (``balance.engine``, ``FO_*``; docs/architecture.md).  With ``R``
+record (``balance.engine``, ``FO_*``; docs/architecture.md), which the kernel
+adds up, game by game at its end, into the counts below (``feel_count``: no
+row per game is kept).  With ``R``
 samples in a game (its round ends, then its end) and sample ``k`` taken at the
 share ``k / R`` of the game, the counts below give:
 
@@ -73,48 +75,6 @@ def reading(spec: Any) -> dict[str, Any]:
 
 def empty() -> np.ndarray:
     return np.zeros(FEEL_COUNTS, np.int64)
-
-
-def counts(feel: np.ndarray, winner: np.ndarray, n_seats: int) -> np.ndarray:
-    """The counts of a batch's game-feel rows (``Outcomes.feel``)."""
-    from balance.engine import (
-        FO_CHANGES, FO_LEAD_AT, FO_LEADER, FO_LEADER_AT_OUT, FO_LEADER_SINCE, FO_MARGIN, FO_OUT_SINCE,
-        FO_ROUND_MARGIN, FO_SAMPLES, FO_TRAILER_HALF,
-    )
-
-    out = empty()
-    rows = feel[feel[:, FO_SAMPLES] > 0]
-    won = winner.astype(np.int64)[feel[:, FO_SAMPLES] > 0]
-    if rows.shape[0] == 0:
-        return out
-    r = rows[:, FO_SAMPLES]
-    out[AT["games"]] = rows.shape[0]
-    changes = rows[:, FO_CHANGES]
-    out[AT["changes_sum"]] = changes.sum()
-    out[AT["changes_sq"]] = (changes * changes).sum()
-    has_winner = won >= 0
-    since = np.where(rows[:, FO_LEADER] == won, rows[:, FO_LEADER_SINCE], r)[has_winner]
-    decisive = (PERMILLE * since + r[has_winner] // 2) // r[has_winner]
-    out[AT["decisive_n"]] = has_winner.sum()
-    out[AT["decisive_sum"]] = decisive.sum()
-    out[AT["decisive_sq"]] = (decisive * decisive).sum()
-    for q, label in enumerate(("25", "50", "75")):
-        leader = rows[:, FO_LEAD_AT + q]
-        out[AT[f"lead{label}_games"]] = (leader >= 0).sum()
-        out[AT[f"lead{label}_wins"]] = ((leader >= 0) & (leader == won)).sum()
-    trailer = rows[:, FO_TRAILER_HALF]
-    out[AT["trail50_games"]] = (trailer >= 0).sum()
-    out[AT["trail50_wins"]] = ((trailer >= 0) & (trailer == won)).sum()
-    if n_seats >= 3:
-        out_since = rows[:, FO_OUT_SINCE]
-        at_out = rows[:, FO_LEADER_AT_OUT]
-        out[AT["king_games"]] = has_winner.sum()
-        out[AT["king_changed"]] = (has_winner & (out_since > 0) & (out_since < r) & (at_out >= 0) & (at_out != won)).sum()
-    for key, col in (("margin", FO_MARGIN), ("round_margin", FO_ROUND_MARGIN)):
-        m = rows[:, col]
-        out[AT[f"{key}_sum"]] = m.sum()
-        out[AT[f"{key}_sq"]] = (m * m).sum()
-    return out
 
 
 def _mean(n: int, total: float, squares: float, scale: float = 1.0) -> dict[str, Any]:

@@ -400,7 +400,7 @@ class Outcomes:
     turns: np.ndarray  # int32[n]: player turns played
     score: np.ndarray  # int32[n, n_seats]: the game's per-seat score
     heat: np.ndarray | None = None  # int64[cells]: per-cell counts summed over these games (heatmap games)
-    feel: np.ndarray | None = None  # int64[n, FEEL_OUT]: each game's game-feel row (balance.engine FO_*); None: not kept
+    feel: np.ndarray | None = None  # int64[FEEL_COUNTS]: these games' game-feel counts (balance.feel.COUNTS); None: not kept
 
     def __len__(self) -> int:
         return int(self.winner.shape[0])
@@ -415,13 +415,6 @@ class Outcomes:
             turns=np.empty(n_games, np.int32),
             score=np.empty((n_games, n_seats), np.int32),
         )
-
-    def with_feel(self) -> Outcomes:
-        """These outcomes with room for the game-feel rows (what the CPU kernel fills)."""
-        from balance.engine import FEEL_OUT
-
-        self.feel = np.empty((len(self), FEEL_OUT), np.int64)
-        return self
 
 
 @dataclass
@@ -843,7 +836,9 @@ class GameSpec:
         if device == "gpu":
             self.gpu_simulate(job, seed, first_game, n, out)
             return out
-        out.with_feel()
+        from balance.engine import FEEL_COUNTS
+
+        out.feel = np.zeros(FEEL_COUNTS, np.int64)
         if n == 0:
             return out
         import numba
@@ -851,6 +846,7 @@ class GameSpec:
         workers = max(1, min(n, numba.get_num_threads()))
         cells = self.heat_cells(job.image)
         heat = np.zeros((workers, max(1, cells)), np.int64)
+        feel = np.zeros((workers, FEEL_COUNTS), np.int64)
         job.kernel.play_batch(
             job.image,
             job.seat_index,
@@ -865,10 +861,11 @@ class GameSpec:
             out.turns,
             out.score,
             heat,
-            out.feel,
+            feel,
         )
         if cells:
             out.heat = heat[:, :cells].sum(axis=0)
+        out.feel = feel.sum(axis=0)
         return out
 
     @staticmethod
@@ -912,6 +909,32 @@ class GameSpec:
         board: Any = None,
     ) -> list[dict[str, Any]]:
         """The events of game ``game``, exactly as :meth:`simulate` plays it."""
+        job, row, st = self._traced(params, players, seatings, seed, game, board)
+        return self.decode_trace(self._context(params, job, row, seed, game, st))
+
+    def feel_record(
+        self,
+        params: Mapping[str, Any],
+        players: Sequence[PlayerInfo | Player],
+        seatings: np.ndarray,
+        seed: int,
+        game: int = 0,
+        board: Any = None,
+    ) -> np.ndarray:
+        """Game ``game``'s game-feel record (int64[FEEL_OUT], the ``FO_*``
+        columns of balance.engine), the one :meth:`simulate` counts."""
+        from balance.engine import FEEL_OUT, feel_record
+
+        _, _, st = self._traced(params, players, seatings, seed, game, board)
+        rec = np.zeros((1, FEEL_OUT), np.int64)
+        feel_record(st, rec, 0)
+        return rec[0]
+
+    def _traced(
+        self, params: Mapping[str, Any], players: Sequence[PlayerInfo | Player], seatings: np.ndarray, seed: int,
+        game: int, board: Any,
+    ) -> tuple[Job, int, np.ndarray]:
+        """Game ``game`` played with its trace recorded: the job, its seating row and the final state."""
         job = self._job(params, players, seatings, board)
         row = int(game) % job.seat_index.shape[0]
         n_seats = job.seat_index.shape[1]
@@ -925,7 +948,7 @@ class GameSpec:
             np.int64(rows),
             np.bool_(job.search),
         )
-        return self.decode_trace(self._context(params, job, row, seed, game, st))
+        return job, row, st
 
     def _context(self, params: Mapping[str, Any], job: Job, row: int, seed: int, game: int, st: np.ndarray) -> TraceContext:
         from balance.state import EVENT_WIDTH, EVENTS_AT, EVENT_ROWS, N_EVENTS

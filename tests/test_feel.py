@@ -26,7 +26,7 @@ from balance.engine import (
     FO_CHANGES, FO_LEAD_AT, FO_LEADER, FO_LEADER_AT_OUT, FO_LEADER_SINCE, FO_MARGIN, FO_OUT_SINCE,
     FO_ROUND_MARGIN, FO_SAMPLES, FO_TRAILER_HALF,
 )
-from balance.feel import summarize
+from balance.feel import AT, COUNTS, summarize
 from balance.runspec import RunSpec
 from balance.state import FEEL_RING
 from balance.stats import wilson
@@ -125,11 +125,39 @@ def winner_of(final):
     return top
 
 
+def tally(c, rec, w, n):
+    """Add one game's record (won by seat ``w``, -1: nobody) to the counts
+    ``c`` (balance.feel.COUNTS by name), from the definitions."""
+    R = rec[FO_SAMPLES]
+    c["games"] += 1
+    c["changes_sum"] += rec[FO_CHANGES]
+    c["changes_sq"] += rec[FO_CHANGES] ** 2
+    if w >= 0:
+        since = rec[FO_LEADER_SINCE] if rec[FO_LEADER] == w else R
+        decisive = (1000 * since + R // 2) // R
+        c["decisive_n"] += 1
+        c["decisive_sum"] += decisive
+        c["decisive_sq"] += decisive**2
+    for q, label in enumerate(("25", "50", "75")):
+        leader = rec[FO_LEAD_AT + q]
+        if leader >= 0:
+            c[f"lead{label}_games"] += 1
+            c[f"lead{label}_wins"] += leader == w
+    if rec[FO_TRAILER_HALF] >= 0:
+        c["trail50_games"] += 1
+        c["trail50_wins"] += rec[FO_TRAILER_HALF] == w
+    if n >= 3 and w >= 0:
+        c["king_games"] += 1
+        o = rec[FO_OUT_SINCE]
+        c["king_changed"] += 0 < o < R and rec[FO_LEADER_AT_OUT] >= 0 and rec[FO_LEADER_AT_OUT] != w
+    for key, col in (("margin", FO_MARGIN), ("round_margin", FO_ROUND_MARGIN)):
+        c[f"{key}_sum"] += rec[col]
+        c[f"{key}_sq"] += rec[col] ** 2
+
+
 def exact(n, rounds):
     """Every figure's exact value: each sequence of n * rounds flips is as likely."""
-    sums = {"games": 0, "changes": 0, "decisive_n": 0, "decisive": 0, "trail": 0, "trail_wins": 0,
-            "king_games": 0, "king": 0, "margin": 0}
-    lead = [[0, 0] for _ in range(3)]
+    c = dict.fromkeys(COUNTS, 0)
     for flips in itertools.product((0, 1), repeat=n * rounds):
         points = [0] * n
         standings = []
@@ -138,34 +166,15 @@ def exact(n, rounds):
                 points[s] += flips[r * n + s]
             standings.append(list(points))
         w = winner_of(points)
-        rec = reference(standings, w)
-        sums["games"] += 1
-        sums["changes"] += rec[FO_CHANGES]
-        if w >= 0:
-            since = rec[FO_LEADER_SINCE] if rec[FO_LEADER] == w else rounds
-            sums["decisive_n"] += 1
-            sums["decisive"] += (1000 * since + rounds // 2) // rounds
-        for q in range(3):
-            leader = rec[FO_LEAD_AT + q]
-            if leader >= 0:
-                lead[q][0] += 1
-                lead[q][1] += leader == w
-        if rec[FO_TRAILER_HALF] >= 0:
-            sums["trail"] += 1
-            sums["trail_wins"] += rec[FO_TRAILER_HALF] == w
-        if n >= 3 and w >= 0:
-            sums["king_games"] += 1
-            o = rec[FO_OUT_SINCE]
-            sums["king"] += 0 < o < rounds and rec[FO_LEADER_AT_OUT] >= 0 and rec[FO_LEADER_AT_OUT] != w
-        sums["margin"] += rec[FO_MARGIN]
-    g = sums["games"]
+        tally(c, reference(standings, w), w, n)
+    g = c["games"]
     return {
-        "lead_changes": Fraction(sums["changes"], g),
-        "decisive_moment": Fraction(sums["decisive"], 1000 * sums["decisive_n"]),
-        "lead_wins": [Fraction(wins, games) for games, wins in lead],
-        "comeback": Fraction(sums["trail_wins"], sums["trail"]),
-        "kingmaking": Fraction(sums["king"], sums["king_games"]) if n >= 3 else None,
-        "final_margin": Fraction(sums["margin"], g),
+        "lead_changes": Fraction(c["changes_sum"], g),
+        "decisive_moment": Fraction(c["decisive_sum"], 1000 * c["decisive_n"]),
+        "lead_wins": [Fraction(c[f"lead{q}_wins"], c[f"lead{q}_games"]) for q in ("25", "50", "75")],
+        "comeback": Fraction(c["trail50_wins"], c["trail50_games"]),
+        "kingmaking": Fraction(c["king_changed"], c["king_games"]) if n >= 3 else None,
+        "final_margin": Fraction(c["margin_sum"], g),
     }
 
 
@@ -185,8 +194,24 @@ def test_each_game_record_is_its_trace_read_by_the_definitions(coinrace, n, roun
         w = int(out.winner[g])
         assert w == winner_of(standings[-1])
         ref = reference(standings, w)
-        got = {k: int(out.feel[g, k]) for k in ref}
+        rec = coinrace.feel_record(r.rules, list(r.strategies), r.seatings, 7, g, r.board)
+        got = {k: int(rec[k]) for k in ref}
         assert got == ref, (g, standings)
+
+
+@pytest.mark.parametrize("n, rounds", [(2, 4), (3, 5), (4, 6), (3, 150)])
+def test_the_kernel_counts_are_the_records_counted_by_the_definitions(coinrace, n, rounds):
+    """The batch keeps no row per game: its counts, added up in the kernel
+    game by game, equal each game's record (the one the reference checks
+    above) counted by the definitions, for every count."""
+    games = 120
+    r, out = play(coinrace, n, rounds, games)
+    want = dict.fromkeys(COUNTS, 0)
+    for g in range(games):
+        rec = coinrace.feel_record(r.rules, list(r.strategies), r.seatings, 7, g, r.board)
+        tally(want, [int(x) for x in rec], int(out.winner[g]), n)
+    assert {name: int(out.feel[AT[name]]) for name in COUNTS} == want
+    assert out.feel.shape == (len(COUNTS),) and want["games"] == games and (want["king_games"] > 0) == (n >= 3)
 
 
 @pytest.mark.parametrize("n, rounds", [(2, 4), (3, 4)])
@@ -235,9 +260,10 @@ def test_exact_values_of_a_two_seat_race_by_hand():
 def test_counters_change_no_game(coinrace):
     """The same games whatever the chunking: the counters draw no random number."""
     _, whole = play(coinrace, 3, 6, 400)
+    _, head = play(coinrace, 3, 6, 200)
     _, tail = play(coinrace, 3, 6, 200, first=200)
     assert np.array_equal(whole.winner[200:], tail.winner)
-    assert np.array_equal(whole.feel[200:], tail.feel)
+    assert np.array_equal(whole.feel, head.feel + tail.feel)
 
 
 def test_store_round_trip_keeps_the_counts(coinrace):

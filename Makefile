@@ -3,6 +3,8 @@
 #   make test   creates .venv, installs with test extras, checks the layering (lint-imports), runs the whole suite
 
 PYTHON ?= python3
+# make bench also measures games/s per thread against this commit (AGAINST= skips it)
+AGAINST ?= 7c2510d
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 PY      = $(BIN)/python
@@ -43,7 +45,7 @@ test-fast: $(TSTAMP)
 	$(BIN)/python -m pytest -q -x -m "not slow"
 
 bench: $(TSTAMP)
-	$(PY) -m benchmarks.run
+	$(PY) -m benchmarks.run $(if $(AGAINST),--against $(AGAINST))
 
 golden: $(STAMP)
 	$(PY) -m tests.golden

@@ -18,7 +18,9 @@ For each built-in game, with its default rules and players, it measures
 * Dask: the same 4-point sweep through a local cluster of two workers (one Numba
   thread each, so both sides use every core once) against the local executor;
 
-plus ``balance --help`` time, once.  It writes ``docs/benchmarks.md`` (a table with
+plus ``balance --help`` time, once; with ``--against COMMIT`` (``make bench``: the
+Makefile's ``AGAINST``), games/s per thread of ``balance run`` against that commit,
+interleaved in the same run (:mod:`benchmarks.against`).  It writes ``docs/benchmarks.md`` (a table with
 machine, CPU, date and versions) and ``docs/benchmarks.json``.
 
 ``--toy`` benchmarks the tests' toy game with small counts (developing the suite
@@ -49,6 +51,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RUN_GAMES = 1_000_000  # throughput runs (the issue's parallel-efficiency target is stated at 1M)
 KERNEL_GAMES = 200_000  # compiled single-thread kernel, for the JIT ratio
 RSS_GAMES = 10_000_000
+AGAINST_GAMES = 300_000  # `balance run` per round and tree, against a named commit (--against)
 SWEEP_POINTS = 4
 SWEEP_GAMES = 1_000_000  # per point, for both the sweep overhead and Dask
 START_GAMES = 1_000  # warm start / cold compile
@@ -625,6 +628,7 @@ def write_markdown(path: Path, data: dict[str, Any]) -> None:
     for g in games:
         for what, target, value, met in check_targets(g, data["games"][g]):
             lines.append(f"| {g} | {what} | {target} | {value} | {'yes' if met else '**no**'} |")
+    lines += against_table(data.get("against"))
     lines += [
         "",
         "## How it is measured",
@@ -660,6 +664,33 @@ def write_markdown(path: Path, data: dict[str, Any]) -> None:
     path.write_text("\n".join(lines), encoding="utf-8")
 
 
+def against_table(rows: dict[str, Any] | None) -> list[str]:
+    """The games/s per thread of this commit against a named one (``--against``), measured in this run."""
+    if not rows:
+        return []
+    if "error" in rows:
+        return ["", f"## Against commit {rows['commit']}", "", f"Not measured: {rows['error']}"]
+    commit = next(iter(rows.values()))["commit"]
+    lines = [
+        "",
+        f"## Against commit {commit}",
+        "",
+        f"`python -m benchmarks.against {commit} GAME:N` in this run (`make bench AGAINST={commit}`): "
+        "`balance run GAME --games N --threads 1` with the default players in the commit's tree and in this one, "
+        "fresh processes alternating which goes first; the time of N/10 games is subtracted, so start-up and "
+        "loading the cache fall out. Medians of the rounds; the ratio is the median of the rounds' ratios.",
+        "",
+        f"| game | games a run | {commit}, games/s | this commit, games/s | ratio | the rounds' ratios |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
+    for game, r in rows.items():
+        lines.append(
+            f"| {game} | {r['games']:,} | {r['commit_rate']:,.0f} | {r['this_rate']:,.0f} | {r['ratio']:.2f}× | "
+            + ", ".join(f"{x:.2f}" for x in r["ratios"]) + " |"
+        )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", help="game to benchmark (repeatable; default: all built-in)")
@@ -668,6 +699,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per measure that is repeated (default 3)")
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask comparison")
     parser.add_argument("--out", default=str(ROOT / "docs"), help="folder for benchmarks.md/json (default docs/)")
+    parser.add_argument(
+        "--against", default=None, metavar="COMMIT",
+        help="also measure games/s per thread against this commit in the same run (benchmarks.against)",
+    )
     args = parser.parse_args(argv)
 
     b = Bench(args.toy, args.scale, args.repeat)
@@ -714,6 +749,16 @@ def main(argv: list[str] | None = None) -> None:
             cluster.__exit__(None, None, None)
         if preload is not None:
             shutil.rmtree(preload.parent, ignore_errors=True)
+    if args.against and not args.toy:
+        from benchmarks.against import measure
+
+        items = [(g, b.n(AGAINST_GAMES, g), None) for g in games if "error" not in data["games"][g]]
+        log(f"against {args.against}: {', '.join(g for g, _, _ in items)}, {max(b.repeat, 3)} interleaved rounds")
+        try:
+            data["against"] = measure(args.against, items, max(b.repeat, 3))
+        except Exception as exc:  # noqa: BLE001 -- a commit that cannot be checked out loses only this table
+            log(f"against {args.against}: FAILED: {exc}")
+            data["against"] = {"error": " ".join(str(exc).split())[:500], "commit": args.against}
     data["load_after"] = os.getloadavg()[0]
     data["machine"] = machine(b)
     out = Path(args.out)

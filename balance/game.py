@@ -879,7 +879,7 @@ class GameSpec:
         for the types of ``args``, or loaded from numba's cache.  A cold cache says
         so on stderr with the time it took last (:mod:`balance.coldstart`); a warm
         one says nothing."""
-        from balance.coldstart import cache_folder, compile_for, compiling
+        from balance.coldstart import GUESS, cache_folder, compile_for, compiling
         from balance.engine import check_compiles
 
         builtin = self._module("kernel").KERNEL
@@ -891,7 +891,10 @@ class GameSpec:
         what += " for traces" if part == "play_traced" else ""
         key = f"{self.name}:{part}" + ("" if job.builtin_only else "+players")
         folder = cache_folder(builtin.supplied["advance"])  # the game's own cache (balance.kernelcache's stamp)
-        with compiling(what, dispatcher, key, folder) as cold:
+        # the traced game after the batch: the rules are compiled, a few seconds (docs/speed-history.md)
+        batch_done = bool(getattr(job.kernel.play_batch, "overloads", None))
+        guess = "a few seconds" if part == "play_traced" and batch_done else GUESS
+        with compiling(what, dispatcher, key, folder, guess) as cold:
             check_compiles(self.name, builtin)
             if cold:
                 compile_for(dispatcher, args)

@@ -134,14 +134,18 @@ def own_seconds(buffer: Sequence[tuple[float, Any]]) -> dict[str, tuple[int, flo
 
 
 def function_name(dispatcher: Any) -> str:
-    """``kernel.advance``, ``players.heuristics``, ``drivers.play_batch`` (the
-    engine's copy for the game, balance.engine), ``engine.new_state``."""
+    """A game's own by its module's last name (``kernel.advance``,
+    ``players.heuristics``), the engine's copy for the game as ``drivers``
+    (``drivers.play_batch``), the toolkit's and numba's by their package
+    (``balance.state.event``, ``numba.unicode.str_eq``)."""
     py = getattr(dispatcher, "py_func", None)
     if py is None:
         return repr(dispatcher)
-    module = py.__module__.rsplit(".", 1)[-1]
+    package, _, module = py.__module__.rpartition(".")
     if module.startswith("balance_drivers_"):
         module = "drivers"
+    elif package.split(".")[0] in ("balance", "numba"):
+        module = f"{package.split('.')[0]}.{module}"
     return f"{module}.{py.__qualname__}"
 
 

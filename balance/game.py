@@ -889,11 +889,11 @@ class GameSpec:
         dispatcher = getattr(job.kernel, part)
         what = f"the {self.name} kernel" + ("" if job.builtin_only else " with your players")
         what += " for traces" if part == "play_traced" else ""
-        key = f"{self.name}:{part}" + ("" if job.builtin_only else "+players")
         folder = cache_folder(builtin.supplied["advance"])  # the game's own cache (balance.kernelcache's stamp)
-        # the traced game after the batch: the rules are compiled, a few seconds (docs/speed-history.md)
-        batch_done = bool(getattr(job.kernel.play_batch, "overloads", None))
-        guess = "a few seconds" if part == "play_traced" and batch_done else GUESS
+        # the traced game after the batch reuses its compiled rules: a few seconds (docs/speed-history.md)
+        after_batch = part == "play_traced" and bool(getattr(job.kernel.play_batch, "overloads", None))
+        guess = "a few seconds" if after_batch else GUESS
+        key = f"{self.name}:{part}" + ("" if job.builtin_only else "+players") + ("+after_batch" if after_batch else "")
         with compiling(what, dispatcher, key, folder, guess) as cold:
             check_compiles(self.name, builtin)
             if cold:

@@ -115,21 +115,28 @@ def warmup(game: str) -> Warmup:
 def own_seconds(buffer: Sequence[tuple[float, Any]]) -> dict[str, tuple[int, float]]:
     """Per compiled function (``module.name``): how many compiles and their own
     seconds, from numba's ``numba:compile`` events (nested: a function's compile
-    types and compiles its callees first; their time is theirs, not its)."""
+    types and compiles its callees first; their time is theirs, not its).  Only
+    functions kept in the disk cache count: one without (an ``inline="always"``
+    helper, say) compiles again in every process, warmed up or not."""
+    from balance.coldstart import cached
+
     own: dict[str, tuple[int, float]] = {}
-    stack: list[list[Any]] = []  # [name, start, seconds spent in callees]
+    stack: list[list[Any]] = []  # [dispatcher, start, seconds spent in callees]
     for at, ev in buffer:
         if ev.is_start:
-            stack.append([function_name(ev.data["dispatcher"]), at, 0.0])
+            stack.append([ev.data["dispatcher"], at, 0.0])
             continue
         if not stack:
             continue
-        name, began, inner = stack.pop()
+        dispatcher, began, inner = stack.pop()
         total = at - began
-        n, s = own.get(name, (0, 0.0))
-        own[name] = (n + 1, s + total - inner)
         if stack:
             stack[-1][2] += total
+        if not cached(dispatcher):
+            continue
+        name = function_name(dispatcher)
+        n, s = own.get(name, (0, 0.0))
+        own[name] = (n + 1, s + total - inner)
     return own
 
 

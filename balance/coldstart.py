@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 RECORD = "balance-compile-seconds.json"
-GUESS = "about a minute"  # before any compile was measured here (45-75 s a game, docs/speed-history.md)
+GUESS = "about a minute"  # before any compile was measured here (30-80 s a game, docs/speed-history.md)
 
 _lock = threading.RLock()  # two threads reaching one cold kernel: one notice, one compile
 

@@ -1,5 +1,5 @@
 # balance: two commands set everything up on a fresh machine with Python 3.11+ and make.
-#   make demo   creates .venv, installs, runs the main job (a car-cost sweep of Carnage and its report)
+#   make demo   creates .venv, installs, compiles Carnage's kernel (once), runs the main job (a car-cost sweep and its report)
 #   make test   creates .venv, installs with test extras, checks the layering (lint-imports), runs the whole suite
 
 PYTHON ?= python3
@@ -28,6 +28,7 @@ $(TSTAMP): pyproject.toml | $(PY)
 setup: $(STAMP)
 
 demo: $(STAMP)
+	$(BIN)/balance warmup carnage
 	$(BIN)/balance run carnage --games 1000000
 	$(BIN)/balance sweep carnage --param car_cost=8..14 --rotate-seats --out runs/demo-car_cost --resume \
 		--report reports/carnage-car_cost.html --png reports/carnage-car_cost.png

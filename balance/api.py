@@ -15,6 +15,7 @@
 ``train(...)``         a heuristic's parameters tuned against a field   :mod:`balance.train`
 ``tune(...)``          rule values meeting targets for every line-up    :mod:`balance.tune`
 ``sensitivity(...)``   which rules matter for each headline metric      :mod:`balance.sensitivity`
+``warmup(game)``       a game's kernel compiled ahead (numba's cache)   :mod:`balance.warmup`
 =====================  ==============================================  ======================
 
 ``import balance`` offers ``balance.run``, ``balance.trace``, ``balance.baseline``,
@@ -44,10 +45,12 @@ from balance.tournaments import tournament
 from balance.train import train
 from balance.sensitivity import sensitivity
 from balance.tune import tune
+from balance.warmup import games_to_warm, warmup
 
 __all__ = [
     "RunResult", "RunSpec", "baseline", "check", "default_game", "init", "load", "play", "report", "run",
-    "run_report", "sensitivity", "state_at", "sweep", "tournament", "trace", "train", "tune", "update",
+    "run_report", "sensitivity", "state_at", "sweep", "tournament", "trace", "train", "tune", "update", "warmup",
+    "games_to_warm",
 ]
 
 

@@ -726,9 +726,6 @@ class GameSpec:
         builtin_names = [h.name for h in heuristics] + ["mc"]
         builtin_only = all(p.builtin for p in seated)
         kernel = self._module("kernel").KERNEL
-        from balance.engine import check_compiles
-
-        check_compiles(self.name, kernel)
         index = np.empty(len(seated), np.int64)
         if builtin_only:
             for i, p in enumerate(seated):
@@ -834,12 +831,14 @@ class GameSpec:
             raise UserError(f"number of games must be at least 0, not {n}")
         out = Outcomes.empty(n, job.seat_index.shape[1])
         if device == "gpu":
+            self._compiled(job, None, ())
             self.gpu_simulate(job, seed, first_game, n, out)
             return out
         from balance.engine import FEEL_COUNTS
 
         out.feel = np.zeros(FEEL_COUNTS, np.int64)
         if n == 0:
+            self._compiled(job, None, ())
             return out
         import numba
 
@@ -847,7 +846,7 @@ class GameSpec:
         cells = self.heat_cells(job.image)
         heat = np.zeros((workers, max(1, cells)), np.int64)
         feel = np.zeros((workers, FEEL_COUNTS), np.int64)
-        job.kernel.play_batch(
+        args = (
             job.image,
             job.seat_index,
             job.player_params,
@@ -863,10 +862,39 @@ class GameSpec:
             heat,
             feel,
         )
+        self._compiled(job, "play_batch", args)
+        job.kernel.play_batch(*args)
         if cells:
             out.heat = heat[:, :cells].sum(axis=0)
         out.feel = feel.sum(axis=0)
         return out
+
+    def _compiled(self, job: Job, part: str | None, args: tuple[Any, ...]) -> None:
+        """Before the job's first call of its kernel's ``part`` (``play_batch``,
+        ``play_traced``; None: no call follows): the game's own functions typed on
+        their own (:func:`balance.engine.check_compiles`), then ``part`` compiled
+        for the types of ``args``, or loaded from numba's cache.  A cold cache says
+        so on stderr with the time it took last (:mod:`balance.coldstart`); a warm
+        one says nothing."""
+        from balance.coldstart import GUESS, cache_folder, compile_for, compiling
+        from balance.engine import check_compiles
+
+        builtin = self._module("kernel").KERNEL
+        if part is None:
+            check_compiles(self.name, builtin)
+            return
+        dispatcher = getattr(job.kernel, part)
+        what = f"the {self.name} kernel" + ("" if job.builtin_only else " with your players")
+        what += " for traces" if part == "play_traced" else ""
+        folder = cache_folder(builtin.supplied["advance"])  # the game's own cache (balance.kernelcache's stamp)
+        # the traced game after the batch reuses its compiled rules: a few seconds (docs/speed-history.md)
+        after_batch = part == "play_traced" and bool(getattr(job.kernel.play_batch, "overloads", None))
+        guess = "a few seconds" if after_batch else GUESS
+        key = f"{self.name}:{part}" + ("" if job.builtin_only else "+players") + ("+after_batch" if after_batch else "")
+        with compiling(what, dispatcher, key, folder, guess) as cold:
+            check_compiles(self.name, builtin)
+            if cold:
+                compile_for(dispatcher, args)
 
     @staticmethod
     def heat_cells(image: np.ndarray) -> int:
@@ -939,7 +967,7 @@ class GameSpec:
         row = int(game) % job.seat_index.shape[0]
         n_seats = job.seat_index.shape[1]
         rows = int(self.max_events(params, n_seats, job.board)) + 1  # the last row is the overflow sink
-        st = job.kernel.play_traced(
+        args = (
             job.image,
             np.ascontiguousarray(job.seat_index[row]),
             np.ascontiguousarray(job.player_params[row]),
@@ -948,6 +976,8 @@ class GameSpec:
             np.int64(rows),
             np.bool_(job.search),
         )
+        self._compiled(job, "play_traced", args)
+        st = job.kernel.play_traced(*args)
         return job, row, st
 
     def _context(self, params: Mapping[str, Any], job: Job, row: int, seed: int, game: int, st: np.ndarray) -> TraceContext:
@@ -1012,6 +1042,7 @@ class Position:
         self.seed = int(seed)
         self.game = int(game)
         self.job = spec._job(params, distinct, seating, board)
+        spec._compiled(self.job, None, ())
         n_seats = seating.shape[1]
         rows = int(spec.max_events(params, n_seats, self.job.board)) + 1 if record else 0
         self.st = engine.new_state(self.job.image, np.int64(n_seats), np.int64(rows), np.bool_(self.job.search))

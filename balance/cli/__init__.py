@@ -16,7 +16,7 @@ from balance.cli.app import app
 
 # Each module adds its commands to ``app``.
 from balance.cli import listing, play, compare, sweep, tournament, train, checks  # noqa: E402,F401,I001  (the order of --help)
-from balance.cli import tune, sensitivity  # noqa: E402,F401,I001
+from balance.cli import tune, sensitivity, warmup  # noqa: E402,F401,I001
 
 __all__ = ["app", "main"]
 

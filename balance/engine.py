@@ -704,8 +704,8 @@ def feel_playout(st):
     the check for the next round's first decision, where the sample is taken
     (``feel_round_end``, inlined) before that decision is answered.  Measured
     against returning from ``playout`` at each round end and asking the
-    pending decision again: Bahama Taxi, 53 round ends a game, 3.51 s against
-    3.25 s for 400,000 games (benchmarks/profile.py)."""
+    pending decision again, 8% less time in the fastest registered game
+    (docs/speed-history.md, "Game feel: the counters' cost")."""
     per_round = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
     next_turn = st[FEEL + F_NEXT_TURN]
     while st[END_REASON] < 0:

@@ -147,6 +147,15 @@ from sims.taxi.state import (
     SUPPLY_GREEN,
     SUPPLY_PLATE,
     SUPPLY_WHITE,
+    TREE_ARC_MASK,
+    TREE_COUNT_MASK,
+    TREE_COUNT_SHIFT,
+    TREE_ENTRY_SHIFT,
+    TREE_KIDS_MASK,
+    TREE_KIDS_SHIFT,
+    TREE_LIT_SHIFT,
+    TREE_NODE_MASK,
+    TREE_NODE_SHIFT,
     WHITES_USED,
     arc_cont_view,
     arc_entry_view,
@@ -166,6 +175,8 @@ from sims.taxi.state import (
     dest_at,
     dest_view,
     expense_value_at,
+    drive_tree_view,
+    freeway_at,
     freeway_view,
     greens_at,
     greens_view,
@@ -365,7 +376,109 @@ def _barred(st, seg):
 @njit(cache=True)
 def build_menu(st):
     """List the one-street drives from the mover's node (state.py, "The move
-    menu") into the menu; returns their number."""
+    menu") into the menu; returns their number.
+
+    Walks the node's drive tree (state.py, "The drive trees"): the menu is the
+    breadth-first order of that tree pruned by the conditions that change
+    during a game, the same entries in the same order as ``_search_menu``
+    lists them (tests/taxi/test_menu.py compares both on many states).  A node
+    whose tree is not kept is searched."""
+    s = st[SEAT]
+    plen = st[PATH_LEN]
+    room = st[PATH_CAP] - plen
+    st[MENU_N] = 0
+    if room <= 0:
+        return 0
+    u = st[path_at(st, plen - 1)]
+    out_start = out_start_view(st)
+    lo = out_start[u]
+    hi = out_start[u + 1]
+    tree = drive_tree_view(st)
+    if lo < hi and tree[lo] < 0:
+        return _search_menu(st)
+    cap = st[MENU_CAP]
+    g_left = st[greens_at(s)] - st[GREENS_USED]
+    w_left = st[whites_at(s)] - st[WHITES_USED]
+    allowance = st[ALLOWANCE]
+    used = st[STREETS_USED]
+    arc_seg = arc_seg_view(st)
+    m_node = menu_node_view(st)
+    m_parent = menu_parent_view(st)
+    m_arc = menu_arc_view(st)
+    m_steps = menu_steps_view(st)
+    m_greens = menu_greens_view(st)
+    m_whites = menu_whites_view(st)
+    m_streets = menu_streets_view(st)
+    any_barred = st[N_BARRED] > 0
+    # The first step begins a street (1) unless the move goes on from a freeway
+    # node or straight on along the street it last drove (0).
+    first = plen == 1
+    free = not first and st[freeway_at(st, u)] != 0
+    cont_last = arc_cont_view(st)[st[LAST_ARC]] if not first else -2
+    # While the menu is built, an entry's arc slot holds its word in the tree
+    # (the breadth-first queue is the menu itself); its arc at the end.
+    n = 0
+    for k in range(lo, hi):
+        word = tree[k]
+        a = word & TREE_ARC_MASK
+        cost = 0 if free or a == cont_last else 1
+        if used + cost > allowance:
+            continue
+        g = (word >> TREE_LIT_SHIFT) & 1
+        w = (word >> TREE_ENTRY_SHIFT) & 1
+        if g > g_left or w > w_left:
+            continue
+        if any_barred and _barred(st, arc_seg[a]):
+            continue
+        if n >= cap:
+            break
+        m_node[n] = (word >> TREE_NODE_SHIFT) & TREE_NODE_MASK
+        m_parent[n] = -1
+        m_arc[n] = k
+        m_steps[n] = 1
+        m_greens[n] = g
+        m_whites[n] = w
+        m_streets[n] = used + cost
+        n += 1
+    i = 0
+    while i < n and n < cap:
+        steps = m_steps[i]
+        if steps < room:
+            word = tree[m_arc[i]]
+            first_kid = (word >> TREE_KIDS_SHIFT) & TREE_KIDS_MASK
+            kids = (word >> TREE_COUNT_SHIFT) & TREE_COUNT_MASK
+            gi = m_greens[i]
+            wi = m_whites[i]
+            for c in range(first_kid, first_kid + kids):
+                kid = tree[c]
+                g = gi + ((kid >> TREE_LIT_SHIFT) & 1)
+                w = wi + ((kid >> TREE_ENTRY_SHIFT) & 1)
+                if g > g_left or w > w_left:
+                    continue
+                if any_barred and _barred(st, arc_seg[kid & TREE_ARC_MASK]):
+                    continue
+                if n >= cap:
+                    break
+                m_node[n] = (kid >> TREE_NODE_SHIFT) & TREE_NODE_MASK
+                m_parent[n] = i
+                m_arc[n] = c
+                m_steps[n] = steps + 1
+                m_greens[n] = g
+                m_whites[n] = w
+                m_streets[n] = m_streets[i]
+                n += 1
+        i += 1
+    for j in range(n):
+        m_arc[j] = tree[m_arc[j]] & TREE_ARC_MASK
+    st[MENU_N] = n
+    return n
+
+
+@njit(cache=True)
+def _search_menu(st):
+    """The move menu by a breadth-first search over the board's arcs (what
+    build_menu does from a node whose drive tree is not kept, and the
+    reference its tests compare it with)."""
     s = st[SEAT]
     plen = st[PATH_LEN]
     room = st[PATH_CAP] - plen

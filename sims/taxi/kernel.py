@@ -373,7 +373,7 @@ def _barred(st, seg):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def build_menu(st):
     """List the one-street drives from the mover's node (state.py, "The move
     menu") into the menu; returns their number.
@@ -586,7 +586,7 @@ def _search_menu(st):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _take_entry(st, e):
     path = path_view(st)
     plen = st[PATH_LEN]

@@ -591,7 +591,7 @@ def menu_streets(st, i):
 @njit(cache=True)
 def taxi_node(st):
     """The mover's node now (the end of its path so far)."""
-    return path_view(st)[st[PATH_LEN] - 1]
+    return st[path_at(st, st[PATH_LEN] - 1)]
 
 
 @njit(cache=True)

@@ -158,7 +158,9 @@ from sims.taxi.state import (
     TREE_NODE_SHIFT,
     WHITES_USED,
     arc_cont_view,
+    arc_cont_at,
     arc_entry_view,
+    arc_seg_at,
     arc_seg_view,
     arc_to_view,
     arrived_at,
@@ -203,6 +205,7 @@ from sims.taxi.state import (
     order_at,
     out_arc_view,
     out_at,
+    out_start_at,
     out_start_view,
     path_at,
     path_view,
@@ -390,9 +393,8 @@ def build_menu(st):
     if room <= 0:
         return 0
     u = st[path_at(st, plen - 1)]
-    out_start = out_start_view(st)
-    lo = out_start[u]
-    hi = out_start[u + 1]
+    lo = st[out_start_at(st, u)]
+    hi = st[out_start_at(st, u + 1)]
     tree = drive_tree_view(st)
     if lo < hi and tree[lo] < 0:
         return _search_menu(st)
@@ -401,7 +403,6 @@ def build_menu(st):
     w_left = st[whites_at(s)] - st[WHITES_USED]
     allowance = st[ALLOWANCE]
     used = st[STREETS_USED]
-    arc_seg = arc_seg_view(st)
     m_node = menu_node_view(st)
     m_parent = menu_parent_view(st)
     m_arc = menu_arc_view(st)
@@ -414,9 +415,9 @@ def build_menu(st):
     # node or straight on along the street it last drove (0).
     first = plen == 1
     free = not first and st[freeway_at(st, u)] != 0
-    cont_last = arc_cont_view(st)[st[LAST_ARC]] if not first else -2
-    # While the menu is built, an entry's arc slot holds its word in the tree
-    # (the breadth-first queue is the menu itself); its arc at the end.
+    cont_last = st[arc_cont_at(st, st[LAST_ARC])] if not first else -2
+    # Until the queue (the menu itself) reaches an entry, its arc slot holds
+    # its word in the tree; then its arc.
     n = 0
     for k in range(lo, hi):
         word = tree[k]
@@ -428,7 +429,7 @@ def build_menu(st):
         w = (word >> TREE_ENTRY_SHIFT) & 1
         if g > g_left or w > w_left:
             continue
-        if any_barred and _barred(st, arc_seg[a]):
+        if any_barred and _barred(st, st[arc_seg_at(st, a)]):
             continue
         if n >= cap:
             break
@@ -442,9 +443,10 @@ def build_menu(st):
         n += 1
     i = 0
     while i < n and n < cap:
+        word = tree[m_arc[i]]
+        m_arc[i] = word & TREE_ARC_MASK
         steps = m_steps[i]
         if steps < room:
-            word = tree[m_arc[i]]
             first_kid = (word >> TREE_KIDS_SHIFT) & TREE_KIDS_MASK
             kids = (word >> TREE_COUNT_SHIFT) & TREE_COUNT_MASK
             gi = m_greens[i]
@@ -455,7 +457,7 @@ def build_menu(st):
                 w = wi + ((kid >> TREE_ENTRY_SHIFT) & 1)
                 if g > g_left or w > w_left:
                     continue
-                if any_barred and _barred(st, arc_seg[kid & TREE_ARC_MASK]):
+                if any_barred and _barred(st, st[arc_seg_at(st, kid & TREE_ARC_MASK)]):
                     continue
                 if n >= cap:
                     break
@@ -468,7 +470,7 @@ def build_menu(st):
                 m_streets[n] = m_streets[i]
                 n += 1
         i += 1
-    for j in range(n):
+    for j in range(i, n):  # the entries the queue did not reach (a full menu)
         m_arc[j] = tree[m_arc[j]] & TREE_ARC_MASK
     st[MENU_N] = n
     return n

@@ -451,6 +451,7 @@ def build_menu(st):
             kids = (word >> TREE_COUNT_SHIFT) & TREE_COUNT_MASK
             gi = m_greens[i]
             wi = m_whites[i]
+            streets = m_streets[i]
             for c in range(first_kid, first_kid + kids):
                 kid = tree[c]
                 g = gi + ((kid >> TREE_LIT_SHIFT) & 1)
@@ -467,7 +468,7 @@ def build_menu(st):
                 m_steps[n] = steps + 1
                 m_greens[n] = g
                 m_whites[n] = w
-                m_streets[n] = m_streets[i]
+                m_streets[n] = streets
                 n += 1
         i += 1
     for j in range(i, n):  # the entries the queue did not reach (a full menu)
@@ -595,11 +596,12 @@ def _take_entry(st, e):
     steps = st[menu_steps_at(st, e)]
     m_node = menu_node_view(st)
     m_parent = menu_parent_view(st)
-    m_steps = menu_steps_view(st)
+    k = plen + steps - 1  # an entry is one segment longer than the entry it extends
     j = e
     while j >= 0:
-        path[plen + m_steps[j] - 1] = m_node[j]
+        path[k] = m_node[j]
         j = m_parent[j]
+        k -= 1
     st[PATH_LEN] = plen + steps
     st[LAST_ARC] = st[menu_arc_at(st, e)]
     st[STREETS_USED] = st[menu_streets_at(st, e)]

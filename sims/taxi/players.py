@@ -103,8 +103,7 @@ def drive(st, seat):
     bt = BIG
     bs = BIG
     bx = BIG
-    # The loop reads the state only: its regions' offsets are loaded once
-    # (no views to make per call).
+    # Through index helpers, no views made per call (the loop only reads).
     for i in range(st[MENU_N]):
         x = st[menu_node_at(st, i)]
         if not anywhere and st[freeway_at(st, x)] != 0:

@@ -147,9 +147,20 @@ from sims.taxi.state import (
     SUPPLY_GREEN,
     SUPPLY_PLATE,
     SUPPLY_WHITE,
+    TREE_ARC_MASK,
+    TREE_COUNT_MASK,
+    TREE_COUNT_SHIFT,
+    TREE_ENTRY_SHIFT,
+    TREE_KIDS_MASK,
+    TREE_KIDS_SHIFT,
+    TREE_LIT_SHIFT,
+    TREE_NODE_MASK,
+    TREE_NODE_SHIFT,
     WHITES_USED,
+    arc_cont_at,
     arc_cont_view,
     arc_entry_view,
+    arc_seg_at,
     arc_seg_view,
     arc_to_view,
     arrived_at,
@@ -165,7 +176,9 @@ from sims.taxi.state import (
     deck_view,
     dest_at,
     dest_view,
+    drive_tree_view,
     expense_value_at,
+    freeway_at,
     freeway_view,
     greens_at,
     greens_view,
@@ -192,6 +205,7 @@ from sims.taxi.state import (
     order_at,
     out_arc_view,
     out_at,
+    out_start_at,
     out_start_view,
     path_at,
     path_view,
@@ -362,10 +376,112 @@ def _barred(st, seg):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def build_menu(st):
     """List the one-street drives from the mover's node (state.py, "The move
-    menu") into the menu; returns their number."""
+    menu") into the menu; returns their number.
+
+    Walks the node's drive tree (state.py, "The drive trees"): the menu is the
+    breadth-first order of that tree pruned by the conditions that change
+    during a game, the same entries in the same order as ``_search_menu``
+    lists them (tests/taxi/test_menu.py compares both on many states).  A node
+    whose tree is not kept is searched."""
+    s = st[SEAT]
+    plen = st[PATH_LEN]
+    room = st[PATH_CAP] - plen
+    st[MENU_N] = 0
+    if room <= 0:
+        return 0
+    u = st[path_at(st, plen - 1)]
+    lo = st[out_start_at(st, u)]
+    hi = st[out_start_at(st, u + 1)]
+    tree = drive_tree_view(st)
+    if lo < hi and tree[lo] < 0:
+        return _search_menu(st)
+    cap = st[MENU_CAP]
+    g_left = st[greens_at(s)] - st[GREENS_USED]
+    w_left = st[whites_at(s)] - st[WHITES_USED]
+    allowance = st[ALLOWANCE]
+    used = st[STREETS_USED]
+    m_node = menu_node_view(st)
+    m_parent = menu_parent_view(st)
+    m_arc = menu_arc_view(st)
+    m_steps = menu_steps_view(st)
+    m_greens = menu_greens_view(st)
+    m_whites = menu_whites_view(st)
+    m_streets = menu_streets_view(st)
+    any_barred = st[N_BARRED] > 0
+    # The first step begins a street (1) unless the move goes on from a freeway
+    # node or straight on along the street it last drove (0).
+    first = plen == 1
+    free = not first and st[freeway_at(st, u)] != 0
+    cont_last = st[arc_cont_at(st, st[LAST_ARC])] if not first else -2
+    # Until the queue (the menu itself) reaches an entry, its arc slot holds
+    # its word in the tree; then its arc.
+    n = 0
+    for k in range(lo, hi):
+        word = tree[k]
+        a = word & TREE_ARC_MASK
+        cost = 0 if free or a == cont_last else 1
+        if used + cost > allowance:
+            continue
+        g = (word >> TREE_LIT_SHIFT) & 1
+        w = (word >> TREE_ENTRY_SHIFT) & 1
+        if g > g_left or w > w_left:
+            continue
+        if any_barred and _barred(st, st[arc_seg_at(st, a)]):
+            continue
+        if n >= cap:
+            break
+        m_node[n] = (word >> TREE_NODE_SHIFT) & TREE_NODE_MASK
+        m_parent[n] = -1
+        m_arc[n] = k
+        m_steps[n] = 1
+        m_greens[n] = g
+        m_whites[n] = w
+        m_streets[n] = used + cost
+        n += 1
+    i = 0
+    while i < n and n < cap:
+        word = tree[m_arc[i]]
+        m_arc[i] = word & TREE_ARC_MASK
+        steps = m_steps[i]
+        if steps < room:
+            first_kid = (word >> TREE_KIDS_SHIFT) & TREE_KIDS_MASK
+            kids = (word >> TREE_COUNT_SHIFT) & TREE_COUNT_MASK
+            gi = m_greens[i]
+            wi = m_whites[i]
+            streets = m_streets[i]
+            for c in range(first_kid, first_kid + kids):
+                kid = tree[c]
+                g = gi + ((kid >> TREE_LIT_SHIFT) & 1)
+                w = wi + ((kid >> TREE_ENTRY_SHIFT) & 1)
+                if g > g_left or w > w_left:
+                    continue
+                if any_barred and _barred(st, st[arc_seg_at(st, kid & TREE_ARC_MASK)]):
+                    continue
+                if n >= cap:
+                    break
+                m_node[n] = (kid >> TREE_NODE_SHIFT) & TREE_NODE_MASK
+                m_parent[n] = i
+                m_arc[n] = c
+                m_steps[n] = steps + 1
+                m_greens[n] = g
+                m_whites[n] = w
+                m_streets[n] = streets
+                n += 1
+        i += 1
+    for j in range(i, n):  # the entries the queue did not reach (a full menu)
+        m_arc[j] = tree[m_arc[j]] & TREE_ARC_MASK
+    st[MENU_N] = n
+    return n
+
+
+@njit(cache=True)
+def _search_menu(st):
+    """The move menu by a breadth-first search over the board's arcs (what
+    build_menu does from a node whose drive tree is not kept, and the
+    reference its tests compare it with)."""
     s = st[SEAT]
     plen = st[PATH_LEN]
     room = st[PATH_CAP] - plen
@@ -473,18 +589,19 @@ def build_menu(st):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _take_entry(st, e):
     path = path_view(st)
     plen = st[PATH_LEN]
     steps = st[menu_steps_at(st, e)]
     m_node = menu_node_view(st)
     m_parent = menu_parent_view(st)
-    m_steps = menu_steps_view(st)
+    k = plen + steps - 1  # an entry is one segment longer than the entry it extends
     j = e
     while j >= 0:
-        path[plen + m_steps[j] - 1] = m_node[j]
+        path[k] = m_node[j]
         j = m_parent[j]
+        k -= 1
     st[PATH_LEN] = plen + steps
     st[LAST_ARC] = st[menu_arc_at(st, e)]
     st[STREETS_USED] = st[menu_streets_at(st, e)]

@@ -62,13 +62,14 @@ from sims.taxi.state import (
     d0,
     d0_at,
     dest_at,
-    freeway_view,
+    freeway_at,
     gamble_copies_at,
     greens_at,
-    menu_greens_view,
+    menu_greens_at,
+    menu_node_at,
     menu_node_view,
-    menu_steps_view,
-    menu_whites_view,
+    menu_steps_at,
+    menu_whites_at,
     money_at,
     node_seg_at,
     node_seg_start_at,
@@ -97,25 +98,21 @@ def drive(st, seat):
         return STOP
     here = st[d0_at(st, u, dest)]
     anywhere = st[rule_at(P_STOP_ON_FREEWAY)] != 0
-    freeway = freeway_view(st)
-    m_node = menu_node_view(st)
-    m_steps = menu_steps_view(st)
-    m_greens = menu_greens_view(st)
-    m_whites = menu_whites_view(st)
     best = -1
     bd = BIG
     bt = BIG
     bs = BIG
     bx = BIG
+    # Through index helpers, no views made per call (the loop only reads).
     for i in range(st[MENU_N]):
-        x = m_node[i]
-        if not anywhere and freeway[x] != 0:
+        x = st[menu_node_at(st, i)]
+        if not anywhere and st[freeway_at(st, x)] != 0:
             continue
         dd = st[d0_at(st, x, dest)]
         if dd > bd:
             continue
-        t = m_greens[i] + m_whites[i]
-        steps = m_steps[i]
+        t = st[menu_greens_at(st, i)] + st[menu_whites_at(st, i)]
+        steps = st[menu_steps_at(st, i)]
         if dd < bd or t < bt or (t == bt and (steps < bs or (steps == bs and x < bx))):
             best = i
             bd = dd

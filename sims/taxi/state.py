@@ -42,6 +42,21 @@ a freeway node, once), never passes a barred segment, spends no more tablets
 than the mover has left, keeps the streets within the allowance and the path
 within PATH_CAP.  An entry ending on a freeway node may be taken (the move must
 then go on) but the move may stop there only with stop_on_freeway.
+
+The drive trees (``drive_tree``, built once per board by ``drive_trees``): the
+menu from node ``u`` with unlimited tablets, allowance, path room and menu
+capacity and no barrier is a tree in breadth-first order whose shape depends
+on the board alone.  What else an entry needs (its first step's street within
+the allowance, the tablets left, no barred segment, the path's room) also
+holds for the entry it extends, so the menu is that tree pruned, in the same
+order, cut at MENU_CAP: ``build_menu`` walks it instead of searching.  One word
+per entry (the ``TREE_*`` fields below): its arc, end node, whether the end is
+lit, whether the arc is a freeway entry, and where its children lie (a block
+of consecutive words; identical subtrees share one block, and a block whose
+words already lie in a row anywhere is not stored again).  Word ``k`` for
+``out_start[u] <= k < out_start[u + 1]`` is the first step along
+``out_arc[k]``; -1 there: node ``u``'s tree is not kept (the board's trees
+past TREE_LIMIT words) and build_menu searches from it.
 """
 
 from __future__ import annotations
@@ -78,6 +93,7 @@ EXPENSE_CARDS = LAYOUT.static("expense_cards", (), "cards of the Expense deck")
 GAMBLE_COPIES = LAYOUT.static("gamble_copies", (3,), "gamble cards per word (money, freeway, taxi) in the Journey deck")
 N_STARTS = LAYOUT.static("n_starts", (), "n_nodes + 1: entries of out_start and node_seg_start")
 NODE_SEGS = LAYOUT.static("node_segs", (), "2 n_segs: entries of node_seg")
+TREE_LEN = LAYOUT.static("tree_len", (), "words of drive_tree")
 GUIDE = LAYOUT.static("guide", (MAX_SEATS, GUIDE_STOPS), "the destination guides: a node per seat and stop (leg)")
 # Board-sized regions: one slot each, holding where the region lies
 # (board_layout places them).  The three decks' orders come first, in deck
@@ -116,6 +132,9 @@ NODE_SEG_START = LAYOUT.placed(
     "node_seg_start", ("n_starts",), "node_seg[node_seg_start[u]:node_seg_start[u + 1]]: segments touching node u"
 )
 NODE_SEG = LAYOUT.placed("node_seg", ("node_segs",), "the segments touching each node")
+DRIVE_TREE = LAYOUT.placed(
+    "drive_tree", ("tree_len",), "the drive trees: one word per menu entry a node's tree holds (TREE_* fields)"
+)
 D0 = LAYOUT.placed("d0", ("n_nodes", "n_nodes"), "tablet-free distance in streets from a turn's start to a node")
 JOURNEY_KIND = LAYOUT.placed("journey_kind", ("journey_cards",), "a Journey card's kind (C_*)")
 PASSENGER_KIND = LAYOUT.placed("passenger_kind", ("passenger_cards",), "a Passenger card's kind (C_*)")
@@ -200,6 +219,7 @@ menu_steps_view = MENU_STEPS.view
 menu_greens_view = MENU_GREENS.view
 menu_whites_view = MENU_WHITES.view
 menu_streets_view = MENU_STREETS.view
+drive_tree_view = DRIVE_TREE.view
 freeway_at = FREEWAY.index
 freeway_view = FREEWAY.view
 lit_view = LIT.view
@@ -208,6 +228,9 @@ arc_seg_view = ARC_SEG.view
 arc_entry_view = ARC_ENTRY.view
 arc_cont_view = ARC_CONT.view
 out_start_view = OUT_START.view
+arc_seg_at = ARC_SEG.index
+arc_cont_at = ARC_CONT.index
+out_start_at = OUT_START.index
 out_arc_view = OUT_ARC.view
 seg_a_at = SEG_A.index
 seg_b_at = SEG_B.index
@@ -305,6 +328,7 @@ def board_layout(board: Any) -> Layout:
     layout.place(SEG_B, s)
     layout.place(NODE_SEG_START, n + 1)
     layout.place(NODE_SEG, 2 * s)
+    layout.place(DRIVE_TREE, len(drive_trees(board)))
     layout.place(D0, n * n)
     for d in range(N_DECKS):
         layout.place(DECK_KINDS[d], sizes[d])
@@ -357,6 +381,122 @@ def menu_capacity(board: Any) -> int:
     return cap
 
 
+# A drive tree's word (state.py, "The drive trees"): bit fields, low to high.
+TREE_ARC_MASK = (1 << 18) - 1  # the arc that reaches the entry's end
+TREE_NODE_SHIFT, TREE_NODE_MASK = 18, (1 << 17) - 1  # its end node
+TREE_KIDS_SHIFT, TREE_KIDS_MASK = 35, (1 << 17) - 1  # the word of its first child
+TREE_COUNT_SHIFT, TREE_COUNT_MASK = 52, (1 << 8) - 1  # its children (consecutive words)
+TREE_LIT_SHIFT = 60  # 1: its end is lit (a green tablet)
+TREE_ENTRY_SHIFT = 61  # 1: its arc is a freeway entry (a freeway tablet)
+TREE_LIMIT = 1 << 16  # words a board's trees may take (the state's size); nodes past it are searched
+
+
+def _drive_tree(board: Any, u: int, limit: int) -> list[tuple[int, int]] | None:
+    """Node ``u``'s menu with unlimited tablets, allowance and room and no
+    barrier, as build_menu's breadth-first search lists it: (parent entry,
+    arc) per entry; None past ``limit`` entries."""
+    fw = board.freeway
+    out_start, out_arc, arc_to, arc_cont = board.out_start, board.out_arc, board.arc_to, board.arc_cont
+    entries = [(-1, int(a)) for a in out_arc[out_start[u] : out_start[u + 1]]]
+    nodes = [int(arc_to[a]) for _, a in entries]
+    i = 0
+    while i < len(entries):
+        v = nodes[i]
+        a = entries[i][1]
+        if fw[v]:
+            kids = [int(b) for b in out_arc[out_start[v] : out_start[v + 1]]]
+        else:
+            kids = [int(arc_cont[a])] if arc_cont[a] >= 0 else []
+        for b in kids:
+            x = int(arc_to[b])
+            if x == u and not fw[u]:
+                continue
+            j = i
+            while j >= 0 and nodes[j] != x:
+                j = entries[j][0]
+            if j >= 0:
+                continue
+            entries.append((i, b))
+            nodes.append(x)
+            if len(entries) > limit:
+                return None
+        i += 1
+    return entries
+
+
+def drive_trees(board: Any) -> np.ndarray:
+    """The words of the board's drive trees (state.py, "The drive trees"): the
+    first ``n_arcs`` are every node's first steps (-1: a node not kept), then
+    the blocks of children.  A block is stored once however many entries have
+    it, and not at all when its words already lie together somewhere (a road's
+    next step is the first step of the node it reaches)."""
+    cached = getattr(board, "_drive_trees", None)
+    if cached is not None:
+        return cached
+    n, m = board.n_nodes, board.n_arcs
+    degree = np.diff(board.out_start)
+    # Every entry and every block interned by its content: an entry is (arc,
+    # block of its children), a block a tuple of entries; -1 the empty block.
+    entries: dict[tuple[int, int], int] = {}
+    blocks: dict[tuple[int, ...], int] = {}
+    first = [-1] * m  # the entry of each first step (-1: its node is not kept)
+    budget = TREE_LIMIT - m  # entries past the first steps a kept tree may add, at most
+    fits = n <= TREE_NODE_MASK and m <= TREE_ARC_MASK and (m == 0 or int(degree.max()) <= TREE_COUNT_MASK)
+    for u in range(n if fits else 0):
+        tree = _drive_tree(board, u, budget + int(degree[u]))
+        if tree is None:
+            continue
+        budget -= len(tree) - int(degree[u])
+        children: list[list[int]] = [[] for _ in tree]
+        for j, (p, _) in enumerate(tree):
+            if p >= 0:
+                children[p].append(j)
+        done = [0] * len(tree)
+        for j in range(len(tree) - 1, -1, -1):  # a child comes after its parent
+            kids = tuple(done[c] for c in children[j])
+            block = blocks.setdefault(kids, len(blocks)) if kids else -1
+            done[j] = entries.setdefault((tree[j][1], block), len(entries))
+        for k in range(int(degree[u])):
+            first[int(board.out_start[u]) + k] = done[k]
+    # Lay the blocks out: the first steps, then each block where its entries
+    # already lie in a row, else appended.
+    seq = list(first)
+    where: dict[tuple[int, ...], int] = {}
+    longest = max((len(b) for b in blocks), default=0)
+
+    def note(lo: int) -> None:  # the runs of seq that end at lo or after
+        for end in range(lo + 1, len(seq) + 1):
+            for size in range(1, min(longest, end) + 1):
+                where.setdefault(tuple(seq[end - size : end]), end - size)
+
+    note(0)
+    at = [0] * len(blocks)
+    size = [0] * len(blocks)
+    for kids, b in blocks.items():
+        size[b] = len(kids)
+        if kids not in where:
+            lo = len(seq)
+            seq.extend(kids)
+            note(lo)
+        at[b] = where[kids]
+    key = {e: k for k, e in entries.items()}
+    words = []
+    for e in seq:
+        if e < 0:
+            words.append(-1)
+            continue
+        a, b = key[e]
+        x = int(board.arc_to[a])
+        words.append(
+            a | x << TREE_NODE_SHIFT | (at[b] if b >= 0 else 0) << TREE_KIDS_SHIFT
+            | (size[b] if b >= 0 else 0) << TREE_COUNT_SHIFT
+            | int(board.lit[x]) << TREE_LIT_SHIFT | int(board.arc_entry[a]) << TREE_ENTRY_SHIFT
+        )
+    out = np.asarray(words, dtype=np.int64)
+    object.__setattr__(board, "_drive_trees", out)
+    return out
+
+
 def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     """The state image of one rule set on one board."""
     from sims.taxi.board import CARD_KINDS
@@ -373,6 +513,7 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     image[PATH_CAP] = path_capacity(board)
     image[N_STARTS] = n + 1
     image[NODE_SEGS] = 2 * s
+    image[TREE_LEN] = len(drive_trees(board))
     decks = [board.decks[d] for d in ("journey", "passenger", "expense")]
     for d in range(N_DECKS):
         image[DECK_CARDS[d]] = len(decks[d])
@@ -393,6 +534,7 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     SEG_B.put(image, [b for _, b, _ in board.segments])
     NODE_SEG_START.put(image, board.node_seg_start)
     NODE_SEG.put(image, board.node_seg)
+    DRIVE_TREE.put(image, drive_trees(board))
     D0.put(image, board.d0)
     guide = np.zeros((MAX_SEATS, GUIDE_STOPS), np.int64)
     for g in range(min(MAX_SEATS, len(board.guides))):
@@ -452,7 +594,7 @@ def menu_streets(st, i):
 @njit(cache=True)
 def taxi_node(st):
     """The mover's node now (the end of its path so far)."""
-    return path_view(st)[st[PATH_LEN] - 1]
+    return st[path_at(st, st[PATH_LEN] - 1)]
 
 
 @njit(cache=True)

@@ -706,20 +706,16 @@ def feel_playout(st):
     against returning from ``playout`` at each round end and asking the
     pending decision again, 8% less time in the fastest registered game
     (docs/speed-history.md, "Game feel: the counters' cost")."""
-    per_round = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
     next_turn = st[FEEL + F_NEXT_TURN]
     while st[END_REASON] < 0:
         advance(st)
         if st[END_REASON] >= 0:
-            break
-        if st[TURN] > next_turn:  # feel_round_end, its turn kept here
-            next_turn += per_round
-            while next_turn < st[TURN]:
-                next_turn += per_round
-            feel_sample(st, AT_ROUND_END)
+            return
+        if st[TURN] > next_turn:
+            feel_round_end(st)
+            next_turn = st[FEEL + F_NEXT_TURN]
         seat = st[DECIDER]
         apply(st, heuristics(st[SEATING + seat], st[DECISION], seat, st[SUBJECT], st))
-    st[FEEL + F_NEXT_TURN] = next_turn
 
 
 def feel_play_on(st):

@@ -500,6 +500,7 @@ class GameSpec:
     mc_crn: bool = True
     mc_evidence: float = 2.0
     mc_indifference: float = 0.005  # the smallest gain (a share of a win) worth the search's playouts
+    mc_futility: float = 0.1  # the race drops a challenger whose chance of clearing the evidence falls below this
     # The search player's budget ladder as measured (BudgetRung: default, 4x, 16x).
     mc_ladder: tuple[BudgetRung, ...] = ()
     # Players that keep a game from ending where the rules let them (Staller).
@@ -653,6 +654,11 @@ class GameSpec:
                       "the smallest gain over the rollout policy's answer worth playouts, as a share of a win: the race "
                       "drops an answer once it clearly cannot gain that much", "reading: docs/players.md",
                       low=0.0, high=0.5),
+                Param("futility", "float", float(self.mc_futility),
+                      "the race drops a challenger once its predictive chance of ending with the evidence to be "
+                      "played, in the rounds the budget has left, falls below this (0: never; a clear loser or a "
+                      "challenger only a lucky streak would carry stops costing playouts)",
+                      "reading: docs/players.md", low=0.0, high=1.0),
             ),
             notes=notes,
         )

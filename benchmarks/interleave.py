@@ -11,7 +11,8 @@ games/s and the ratio AFTER / BEFORE (each round's pair goes to stderr as it is 
 ``--cpu`` times the batch by the process's CPU time instead of the wall clock:
 on a machine shared with other work, the time a process waits for a core then
 does not count (the cache and the clock still move with the load).
-``--players`` plays that line-up instead of the game's default.
+``--players`` plays that line-up instead of the game's default (``--after-players``
+another one in AFTER: a player's new default against the earlier one).
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--cpu", action="store_true", help="time by CPU time, not the wall clock")
     ap.add_argument("--players", default="", help="a line-up, e.g. mc,mc (default: the game's)")
+    ap.add_argument("--after-players", default=None, help="the line-up in AFTER (default: --players)")
     a = ap.parse_args(argv)
     rows = {}
     for item in a.games:
@@ -71,7 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in range(a.rounds):
             order = [("before", a.before), ("after", a.after)]
             for name, tree in order if r % 2 == 0 else order[::-1]:
-                speeds[name].append(one(tree, game, n, a.cpu, a.players))
+                players = a.after_players if name == "after" and a.after_players is not None else a.players
+                speeds[name].append(one(tree, game, n, a.cpu, players))
             print(f"  {game} round {r}: before {speeds['before'][-1]:.0f}, after {speeds['after'][-1]:.0f}, "
                   f"ratio {speeds['after'][-1] / speeds['before'][-1]:.3f}", file=sys.stderr, flush=True)
         b, f = statistics.median(speeds["before"]), statistics.median(speeds["after"])

@@ -59,7 +59,7 @@ def test_search_never_touches_the_game_stream(dicerace):
 
 def _whole_sixes(spec, crn, rollouts=1600, games=40):
     """How often mc over ``cautious`` moves the whole six, among its sixes."""
-    label = f"mc:rollout_policy=cautious;rollouts={rollouts};crn={crn}"
+    label = f"mc:rollout_policy=cautious;rollouts={rollouts};crn={crn};futility=0"
     params = spec.resolve_params({"target": 40})
     players = [spec.parse_player(label), spec.parse_player("plain")]
     seating = np.array([[0, 1]], np.int64)
@@ -83,7 +83,8 @@ def test_search_improves_on_a_weak_rollout_policy(dicerace):
     decides a race in few playouts, so the evidence takes many: with common
     random numbers most of the sixes are found at 1,600 playouts, without them
     (every answer its own dice) far fewer: the pairing cancels the dice both
-    answers share."""
+    answers share.  (Without the futility bound: with it, a gain this small,
+    invisible in the first rounds, is given up early by design.)"""
     whole, sixes, kept, others = _whole_sixes(dicerace, "true")
     assert sixes > 40 and whole >= 0.7 * sixes, (whole, sixes)
     assert kept == others
@@ -124,13 +125,40 @@ def test_a_clear_decision_stops_early_and_a_close_one_takes_the_budget(dicerace)
     """Four steps from the target with a four to move, and the opponent two
     steps from it, the whole roll wins at once and every shorter move loses
     five games in six: the race drops them after a few rounds.  At the start of a long race one step more or
-    less rarely matters: the race spends its whole budget and keeps the whole
-    roll (plain's answer) for want of evidence."""
+    less rarely matters: without the futility bound the race spends most of its budget and keeps the whole
+    roll (plain's answer) for want of evidence; with it, the shorter moves, which would need a lucky streak
+    to clear the evidence, stop costing playouts long before the budget is spent."""
     budget = 700
     answer, used = _decide_at(dicerace, f"mc:rollouts={budget}", position=16, other=18, roll=4)
     assert answer == 4 and used < 0.2 * budget, used
-    answer, used = _decide_at(dicerace, f"mc:rollouts={budget}", position=0, other=0, roll=4, target=200)
-    assert answer == 4 and used > 0.9 * budget, used
+    answer, used = _decide_at(dicerace, f"mc:rollouts={budget};futility=0", position=0, other=0, roll=4, target=200)
+    assert answer == 4 and used > 0.6 * budget, used
+    answer, curtailed = _decide_at(dicerace, f"mc:rollouts={budget}", position=0, other=0, roll=4, target=200)
+    assert answer == 4 and curtailed < 0.5 * used, (curtailed, used)
+
+
+def test_the_futility_bound_drops_a_challenger_only_without_a_chance(dicerace):
+    """drop_futile on a hand-made race: a challenger whose mean difference is
+    far below the evidence bound is dropped; one whose mean already clears it,
+    or sits near it with many rounds still to come, is kept.  The same mean
+    is dropped when few rounds are left: its chance depends on the budget left."""
+    from balance.engine import ARM_ALIVE, ARM_DIFF, ARM_SQUARES, drop_futile
+
+    st = np.zeros(4000, np.int64)
+
+    def race_of(means, rounds, spread=300.0):
+        for a, m in enumerate(means):
+            st[ARM_ALIVE + a] = 1
+            st[ARM_DIFF + a] = int(m * rounds)
+            st[ARM_SQUARES + a] = int(rounds * (m * m + spread * spread * (rounds - 1) / rounds))
+        return len(means)
+
+    n = race_of([0.0, -150.0, 200.0, 40.0], rounds=8)  # arm 0 is the incumbent
+    alive = drop_futile(st, np.int64(n), np.int64(0), np.int64(8), np.int64(64), np.float64(1.0), np.float64(0.1))
+    assert [int(st[ARM_ALIVE + a]) for a in range(n)] == [1, 0, 1, 1] and alive == 3
+    n = race_of([0.0, 40.0], rounds=8)
+    drop_futile(st, np.int64(n), np.int64(0), np.int64(8), np.int64(10), np.float64(1.0), np.float64(0.1))
+    assert st[ARM_ALIVE + 1] == 0
 
 
 def test_flat_allocation_spends_the_whole_budget(dicerace):
@@ -188,20 +216,23 @@ def test_the_engine_reads_each_search_parameter_where_the_game_writes_it(dicerac
     slots = {
         "rollouts": engine.MC_ROLLOUTS, "rollout_policy": engine.MC_ROLLOUT_POLICY, "horizon": engine.MC_HORIZON,
         "crn": engine.MC_CRN, "evidence": engine.MC_EVIDENCE, "allocation": engine.MC_ALLOCATION,
-        "indifference": engine.MC_INDIFFERENCE,
+        "indifference": engine.MC_INDIFFERENCE, "futility": engine.MC_FUTILITY,
     }
     mc = dicerace.player("mc")
     assert [p.name for p in mc.params] == sorted(slots, key=slots.get)
     assert all(slots[p.name] == MC_PARAMS + k for k, p in enumerate(mc.params))
     assert ALLOCATIONS == engine.ALLOCATIONS and engine.ALLOCATION_EVEN == ALLOCATIONS.index("even")
     values = dicerace._player_values(
-        dicerace.parse_player("mc:rollouts=77;horizon=3;crn=false;evidence=2.5;allocation=even;indifference=0.25"),
+        dicerace.parse_player(
+            "mc:rollouts=77;horizon=3;crn=false;evidence=2.5;allocation=even;indifference=0.25;futility=0.125"
+        ),
         dicerace.heuristics,
     )
     assert values[engine.MC_ROLLOUTS] == 77 and values[engine.MC_HORIZON] == 3 and values[engine.MC_CRN] == 0
     assert values[engine.MC_ALLOCATION] == engine.ALLOCATION_EVEN
     assert values[engine.MC_EVIDENCE : engine.MC_EVIDENCE + 1].view(np.float64)[0] == 2.5
     assert values[engine.MC_INDIFFERENCE : engine.MC_INDIFFERENCE + 1].view(np.float64)[0] == 0.25
+    assert values[engine.MC_FUTILITY : engine.MC_FUTILITY + 1].view(np.float64)[0] == 0.125
 
 
 @pytest.mark.parametrize("game", ["carnage", "bahama", "taxi", "tagcity", "carmarace"])

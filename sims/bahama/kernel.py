@@ -104,7 +104,7 @@ from sims.bahama.state import (
     aboard_slot,
     deck_slot,
     dest_slot,
-    dist_slot,
+    dist,
     fallback_move,
     fare_slot,
     income_slot,
@@ -137,7 +137,7 @@ def _draw_citizen(st):
     st[PILE] = pile + 2
     st[origin_slot(k)] = o
     st[dest_slot(k)] = d
-    st[fare_slot(k)] = st[dist_slot(o, d)]
+    st[fare_slot(k)] = dist(st, o, d)
     st[waiting_at_slot(o)] = k
     n = st[N_WAITING]
     st[waiting_slot(n)] = k

@@ -53,6 +53,7 @@ from balance.game import Param, PlayerInfo
 from balance.state import draw_below, memory, player_param, remember
 from sims.bahama.state import (
     KIND_PICKUP,
+    MAX_CAPACITY,
     PICKUP_DECLINE,
     PICKUP_TAKE,
     aboard,
@@ -60,6 +61,8 @@ from sims.bahama.state import (
     dest,
     dist,
     fare,
+    first_of,
+    free_neighbours,
     income,
     lead,
     may_stay,
@@ -71,11 +74,14 @@ from sims.bahama.state import (
     origin,
     pickup_is_optional,
     pile_can_supply,
+    route_word,
     taking_ends_game,
     taxi,
     taxi_at,
     waiting,
     waiting_at,
+    word_as_far,
+    word_nearer,
 )
 
 _FAR = 1 << 20
@@ -111,51 +117,48 @@ def random_player(kind, seat, subject, st):
 
 # The heuristics below first choose a target field from where the taxi stands (a
 # passenger's destination or a citizen's origin), then take one step along a
-# shortest path to it (_step_toward): about 20 table look-ups a turn, which keeps
-# a game near 6 µs.  Scoring every neighbour against every job gave the same play
-# at four times the cost.
+# shortest path to it (_step_toward).  Scoring every neighbour against every job
+# gave the same play at four times the cost.
 #
 # Compiled into the engine's loops (forceinline, through ``heuristics``): the
-# default player, nearest, and its step; a call per turn costs a nearest game
-# about 5%.  The other heuristics stay calls (forceinline=False; their games
-# still run at the previous kernel's speed): the switch is compiled again into
-# every loop that asks a player (a game, a playout, the search and its menu),
-# and inlining all four there cost ~6 s more of a cold compile.
+# default player, nearest, its job and its step; a call per turn costs a nearest
+# game about 5%.  The other heuristics stay calls (forceinline=False): the switch
+# is compiled again into every loop that asks a player (a game, a playout, the
+# search and its menu), and inlining all four there cost ~6 s more of a cold
+# compile.
 @njit(cache=True, _nrt=False, forceinline=True)
 def _step_toward(st, seat, target, can_take, avoid_pickups):
     """One step toward ``target``: the first free neighbour that is closer (with
     ``avoid_pickups``, one where no citizen would board, if there is one); when
     every closer field is taken by a taxi, a free neighbour as far as here, else
     any free neighbour: giving way breaks the jam of two taxis that each want the
-    other's field.  Staying only on the target itself or when boxed in."""
+    other's field.  Staying only on the target itself or when boxed in.
+
+    "First" is in the neighbours' ascending order, as a scan would meet them:
+    the route word of (here, target) holds which neighbours are nearer and
+    which as far (state.ROUTE), the free ones are a mask too, so the step is a
+    few bit operations instead of a look-up and a hard-to-predict branch per
+    neighbour."""
     here = taxi(st, seat)
     if target == here and may_stay(st, seat):
         return here
-    d0 = dist(st, here, target)
-    closer_with_pickup = -1
-    sidestep = -1
-    any_free = -1
-    for j in range(degree(st, here)):
-        f = neighbour(st, here, j)
-        if taxi_at(st, f) >= 0:
-            continue
-        if any_free < 0:
-            any_free = f
-        d = dist(st, f, target)
-        if d < d0:
-            if avoid_pickups and can_take and waiting_at(st, f) >= 0:
-                if closer_with_pickup < 0:
-                    closer_with_pickup = f
-            else:
-                return f
-        elif d == d0 and sidestep < 0:
-            sidestep = f
-    if closer_with_pickup >= 0:
-        return closer_with_pickup
-    if sidestep >= 0:
-        return sidestep
-    if any_free >= 0:
-        return any_free
+    word = route_word(st, here, target)
+    free = free_neighbours(st, here)
+    nearer = word_nearer(word) & free
+    if nearer != 0:
+        if avoid_pickups and can_take:
+            rest = nearer
+            while rest != 0:
+                f = first_of(st, here, rest)
+                if waiting_at(st, f) < 0:
+                    return f
+                rest &= rest - 1
+        return first_of(st, here, nearer)
+    as_far = word_as_far(word) & free
+    if as_far != 0:
+        return first_of(st, here, as_far)
+    if free != 0:
+        return first_of(st, here, free)
     return here
 
 
@@ -176,33 +179,8 @@ def nearest(kind, seat, subject, st):
         return PICKUP_TAKE
     here = taxi(st, seat)
     can_take = may_take(st, seat)
-    extra = player_param(st, seat, K_CITIZEN_STEPS)
-    target = _nearest_job(st, seat, here, can_take) if extra == 0 else _nearest_job_weighted(
-        st, seat, here, can_take, extra
-    )
+    target = _nearest_job(st, seat, here, can_take, player_param(st, seat, K_CITIZEN_STEPS))
     return _step_toward(st, seat, target, can_take, False)
-
-
-@njit(cache=True, _nrt=False, forceinline=False)
-def _nearest_job_weighted(st, seat, here, take_citizens, extra):
-    """_nearest_job with each citizen ``extra`` steps farther than it is (ties: a
-    destination, then the first in the order of _nearest_job)."""
-    target = here
-    best = _FAR
-    for i in range(n_aboard(st, seat)):
-        f = dest(st, aboard(st, seat, i))
-        d = dist(st, here, f)
-        if d < best:
-            best = d
-            target = f
-    if take_citizens:
-        for i in range(n_waiting(st)):
-            f = origin(st, waiting(st, i))
-            d = dist(st, here, f) + extra
-            if d < best:
-                best = d
-                target = f
-    return target
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
@@ -288,25 +266,34 @@ def courier(kind, seat, subject, st):
 _GUARD_TURNS = np.int64(0)  # memory slot: turns spent standing on a field to keep it
 
 
-@njit(cache=True, _nrt=False, forceinline=False)
-def _nearest_job(st, seat, here, take_citizens):
-    """The nearest passenger destination, or citizen when ``take_citizens``; here if none."""
-    target = here
-    best = _FAR
+# A job's key for _nearest_job: its steps (the sort key), then its rank in the
+# order the jobs are compared (passengers in pick-up order, then the waiting
+# citizens in draw order: the first of equally near jobs wins), then its field.
+_KEY_STEPS = 16  # steps << 16: at most 51 + 12 (citizen_steps)
+_KEY_RANK = 8  # rank << 8: a passenger's index (< MAX_CAPACITY), a citizen's MAX_CAPACITY + index
+_KEY_FIELD = np.int64(0xFF)
+_NO_JOB = np.int64(1) << 40  # above every job's key
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _nearest_job(st, seat, here, take_citizens, extra):
+    """The nearest passenger destination, or citizen when ``take_citizens`` (each
+    citizen counted ``extra`` steps farther); here if none.  Of equally near
+    jobs the first: passengers before citizens, each in its row's order.
+
+    The nearest job is the least of the jobs' keys (steps, rank, field): a
+    minimum with no branch per job (the comparison of one job with the best so
+    far was a branch the processor could not predict, one or two a turn
+    mispredicted).  Inlined into nearest, so no call passes the state."""
+    best = _NO_JOB | here
     for i in range(n_aboard(st, seat)):
         f = dest(st, aboard(st, seat, i))
-        d = dist(st, here, f)
-        if d < best:
-            best = d
-            target = f
+        best = min(best, (dist(st, here, f) << _KEY_STEPS) | (i << _KEY_RANK) | f)
     if take_citizens:
         for i in range(n_waiting(st)):
             f = origin(st, waiting(st, i))
-            d = dist(st, here, f)
-            if d < best:
-                best = d
-                target = f
-    return target
+            best = min(best, ((dist(st, here, f) + extra) << _KEY_STEPS) | ((MAX_CAPACITY + i) << _KEY_RANK) | f)
+    return best & _KEY_FIELD
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
@@ -329,7 +316,7 @@ def _in_the_way(st, seat, f):
     for s in range(n_seats(st)):
         if s != seat:
             t = taxi(st, s)
-            goal = _nearest_job(st, s, t, may_take(st, s))
+            goal = _nearest_job(st, s, t, may_take(st, s), 0)
             if t != f and goal != t and dist(st, t, f) + dist(st, f, goal) == dist(st, t, goal):
                 return True
     return False
@@ -372,7 +359,7 @@ def _closer_move(st, seat, margin):
     here = taxi(st, seat)
     can_take = may_take(st, seat)
     keep_off = can_take and _losing_end(st, seat, margin)
-    target = _nearest_job(st, seat, here, can_take and not keep_off)
+    target = _nearest_job(st, seat, here, can_take and not keep_off, 0)
     if target == here and keep_off:
         return _make_way(st, seat, here)
     return _step_toward(st, seat, target, can_take, keep_off)
@@ -464,7 +451,7 @@ def _block_field(st, seat, reach):
             best = income(st, s)
             leader = s
     there = taxi(st, leader)
-    f = _nearest_job(st, leader, there, may_take(st, leader))
+    f = _nearest_job(st, leader, there, may_take(st, leader), 0)
     if f == there:
         return -1
     here = taxi(st, seat)

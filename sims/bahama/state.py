@@ -11,7 +11,7 @@ collected per seat) and RNG (the game's stream: balance.state.draw_below).
 
 The board always has 52 fields (one per card: board.py refuses any other), so
 every region has a fixed size and a fixed offset.  Offsets are computed only
-by the regions' compiled helpers (``taxi_slot(seat)``, ``dist_slot(a, b)``,
+by the regions' compiled helpers (``taxi_slot(seat)``, ``route_slot(a, b)``,
 ...), never by arithmetic on a region.
 
 Decisions, both asked of the seat whose turn it is:
@@ -39,7 +39,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.core import config as numba_config
+from numba.extending import intrinsic
 
 from balance.state import N_SEATS, SCORE, TURN, Layout, score_at
 from sims.bahama.params import (
@@ -70,7 +73,13 @@ NEIGHBOURS = LAYOUT.static(
     "neighbours", (N_FIELDS, MAX_DEGREE), "each field's neighbours, ascending, -1 padded (degree of them are real)"
 )
 DEGREE = LAYOUT.static("degree", (N_FIELDS,), "how many neighbours each field has")
-DIST = LAYOUT.static("dist", (N_FIELDS, N_FIELDS), "shortest-path distance between two fields: the fare of that ride")
+ROUTE = LAYOUT.static(
+    "route",
+    (N_FIELDS, N_FIELDS),
+    "the shortest routes from field a to field b, one word (route_word): the distance (the fare of that ride) "
+    "in bits 0-7; which of a's neighbours lie one move nearer to b (bit 8 + j: neighbour j), and which as far "
+    "(bit 24 + j); b itself among a's neighbours (bit 40 + j, none unless adjacent)",
+)
 # dynamic: zeroed before every game, filled by the setup
 PHASE = LAYOUT.dynamic(
     "phase",
@@ -99,7 +108,7 @@ INCOME = SCORE  # the outcome's per-seat score is the income: the shared header'
 rule_slot = PARAMS.index  # st[rule_slot(P_CAPACITY)]: a rule parameter
 neighbours_slot = NEIGHBOURS.index  # st[neighbours_slot(f, j)]: field f's j-th neighbour
 degree_slot = DEGREE.index  # st[degree_slot(f)]
-dist_slot = DIST.index  # st[dist_slot(a, b)]
+route_slot = ROUTE.index  # st[route_slot(a, b)]: the route word (dist, route_nearer, ... read it)
 deck_slot = DECK.index  # st[deck_slot(k)]: the k-th card
 DECK_END = DECK.slots.stop  # one past the deck's last slot (shuffle's bound)
 taxi_slot = TAXI.index  # st[taxi_slot(seat)]
@@ -123,6 +132,14 @@ KIND_PICKUP = np.int64(1)  # take the citizen waiting here? (subject: the citize
 PICKUP_DECLINE = np.int64(0)  # answers to KIND_PICKUP; any other answer takes
 PICKUP_TAKE = np.int64(1)
 
+# The route word (ROUTE): a field's neighbours are at most MAX_DEGREE (16), so
+# each mask over them takes 16 bits.
+DIST_BITS = np.int64(0xFF)  # the distance (at most 51 on a board of 52 fields)
+NEARER_SHIFT = 8
+AS_FAR_SHIFT = 24
+ITSELF_SHIFT = 40
+NEIGHBOUR_BITS = np.int64(0xFFFF)
+
 def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     """The state image: the rules and the board's tables (``n_seats`` is set by
     the engine in the header)."""
@@ -132,8 +149,32 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     PARAMS.put(image, [p.encode(params[p.name]) for p in PARAM_DECLS])
     NEIGHBOURS.put(image, board.neighbours)
     DEGREE.put(image, board.degree)
-    DIST.put(image, board.dist)
+    ROUTE.put(image, route_words(board))
     return image
+
+
+def route_words(board: Any) -> np.ndarray:
+    """The ROUTE table of a board: for every pair (a, b) the distance and, as
+    bit masks over a's neighbours (in their ascending order), those one move
+    nearer to b, those as far, and b itself when adjacent.
+
+    Why a table: the heuristics take one step a turn toward a target (the
+    first free neighbour nearer to it, else one as far, else any free one),
+    and which neighbours are nearer depends on the board alone; tested field
+    by field, the step was a scan of the neighbours with a data-dependent
+    branch each.  The masks fit in the distance's own word, so the state keeps
+    its size and one load gives both."""
+    dist = np.asarray(board.dist, dtype=np.int64)
+    words = dist.copy()
+    for a in range(N_FIELDS):
+        for j in range(int(board.degree[a])):
+            f = int(board.neighbours[a, j])
+            nearer = dist[f] < dist[a]  # over every target b at once
+            as_far = dist[f] == dist[a]
+            words[a, nearer] |= np.int64(1) << (NEARER_SHIFT + j)
+            words[a, as_far] |= np.int64(1) << (AS_FAR_SHIFT + j)
+            words[a, f] |= np.int64(1) << (ITSELF_SHIFT + j)
+    return words
 
 
 # --------------------------------------------------------------------------- accessors
@@ -179,10 +220,76 @@ def neighbour(st, f, j):
     return st[neighbours_slot(f, j)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def dist(st, a, b):
     """Moves of the shortest route from ``a`` to ``b``: the fare of that ride."""
-    return st[dist_slot(a, b)]
+    return st[route_slot(a, b)] & DIST_BITS
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def route_word(st, a, b):
+    """The ROUTE word of ``a`` to ``b``: read it with :func:`word_dist`,
+    :func:`word_nearer`, :func:`word_as_far` (one load for all three)."""
+    return st[route_slot(a, b)]
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def word_dist(word):
+    """The distance in a route word."""
+    return word & DIST_BITS
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def word_nearer(word):
+    """The neighbours of a route word's ``a`` one move nearer to its ``b`` (bit j: neighbour j)."""
+    return (word >> NEARER_SHIFT) & NEIGHBOUR_BITS
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def word_as_far(word):
+    """The neighbours of a route word's ``a`` as far from its ``b`` as ``a`` (bit j: neighbour j)."""
+    return (word >> AS_FAR_SHIFT) & NEIGHBOUR_BITS
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def free_neighbours(st, f):
+    """The neighbours of field ``f`` that no taxi stands on (bit j: neighbour j).
+    One route word per taxi instead of a look-up per neighbour: a taxi's
+    field is among ``f``'s neighbours exactly when its word from ``f`` says so
+    (the taxi on ``f`` itself marks none)."""
+    taken = np.int64(0)
+    for s in range(st[N_SEATS]):
+        taken |= st[route_slot(f, st[taxi_slot(s)])] >> ITSELF_SHIFT
+    return ((np.int64(1) << st[degree_slot(f)]) - 1) & ~taken
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    """LLVM's count of trailing zeros of a non-zero int64."""
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def lowest_bit(x):
+    """The index of the lowest set bit of a non-zero int64."""
+    return _cttz(x)
+
+
+if numba_config.DISABLE_JIT:  # pure Python (coverage, the speed baseline): no intrinsic
+
+    def lowest_bit(x):
+        x = int(x)
+        return (x & -x).bit_length() - 1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def first_of(st, f, mask):
+    """The first (lowest) of field ``f``'s neighbours in ``mask`` (non-zero; bit j: neighbour j)."""
+    return st[neighbours_slot(f, lowest_bit(mask))]
 
 
 @njit(cache=True, _nrt=False)
@@ -289,7 +396,7 @@ def is_legal_move(st, seat, to):
         return may_stay(st, seat)
     if to < 0 or to >= N_FIELDS or st[taxi_at_slot(to)] >= 0:
         return False
-    return st[dist_slot(here, to)] == 1  # adjacent, in one look-up
+    return (st[route_slot(here, to)] & DIST_BITS) == 1  # adjacent, in one look-up
 
 
 @njit(cache=True, _nrt=False)

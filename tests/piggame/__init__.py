@@ -32,7 +32,7 @@ class Pig(GameSpec):
     min_players = 2
     max_players = 4
     default_players = ("hold20", "hold20")
-    mc_rollouts = 64
+    mc_rollouts = 256
     mc_rollout_policy = "hold20"
     # After a hold the dice a roll would have used go to the opponent: common
     # random numbers correlate the two answers' playouts negatively and raise

@@ -227,37 +227,37 @@ def max_events(params: Mapping[str, Any]) -> int:
 
 
 # --------------------------------------------------------------------------- board access
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def dist(st, a, b):
     """Blocks between streets ``a`` and ``b`` (shortest path)."""
     return st[dist_at(st, a, b)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def n_neighbours(st, street):
     return st[n_neighbours_at(st, street)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def neighbour(st, street, k):
     """The ``k``-th street next to ``street`` (k < n_neighbours)."""
     return st[neighbours_at(st, street, k)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def street_car(st, street):
     """The car on ``street`` as seat * MAX_CARS + car, or -1."""
     return st[street_car_at(st, street)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def street_waiting(st, street):
     """Commuters waiting on ``street``."""
     return st[street_waiting_at(st, street)]
 
 
 # --------------------------------------------------------------------------- what is legal
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_buy(st, seat):
     """Money >= car_cost, fewer than max_cars, and no car on the HQ street."""
     return (
@@ -267,7 +267,7 @@ def can_buy(st, seat):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_drop(st, seat, car):
     """Drop unused this turn and a passenger bound for the car's street."""
     c = seat * MAX_CARS + car
@@ -280,7 +280,7 @@ def can_drop(st, seat, car):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_take(st, seat, car):
     """Take unused this turn, a free seat and a commuter waiting on the street."""
     c = seat * MAX_CARS + car
@@ -289,7 +289,7 @@ def can_take(st, seat, car):
     return st[car_load_at(c)] < st[rule_at(P_CAR_CAPACITY)] and street_waiting(st, st[car_street_at(c)]) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_move(st, seat, car, k):
     """Move unused this turn and neighbour slot ``k`` is a street with no car."""
     c = seat * MAX_CARS + car
@@ -301,7 +301,7 @@ def can_move(st, seat, car, k):
     return street_car(st, neighbour(st, street, k)) < 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def car_can_move_now(st, seat, car):
     """Some neighbour street has no car (the stuck test; 'used' not considered)."""
     street = st[car_street_at(seat * MAX_CARS + car)]
@@ -311,7 +311,7 @@ def car_can_move_now(st, seat, car):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def has_option(st, seat, car):
     """The car has a legal unused action (drop, take or move): it is asked."""
     if can_drop(st, seat, car) or can_take(st, seat, car):
@@ -322,13 +322,13 @@ def has_option(st, seat, car):
 
 
 # --------------------------------------------------------------------------- the new decisions
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hq_site(st, i):
     """The board's ``i``-th HQ site (i < st[N_SITES])."""
     return st[hq_sites_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def can_choose_hq(st, street):
     """``street`` may become the HQ of the seat choosing now: under hq = chosen a
     board HQ site nobody chose yet; under hq = anywhere any street without a car
@@ -343,7 +343,7 @@ def can_choose_hq(st, street):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def may_act(st, seat, car):
     """Car ``car`` may be chosen to act next: it owned at the turn's start, has
     not finished this turn and has a legal unused action."""
@@ -352,7 +352,7 @@ def may_act(st, seat, car):
     return has_option(st, seat, car)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def waiting_ranked(st, street, rank):
     """Token id of the commuter of ``rank`` (0: first) waiting on ``street`` in
     take order, longest ride (highest fare) first, ties by lowest token id; -1
@@ -378,7 +378,7 @@ def waiting_ranked(st, street, rank):
     return prev_k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def can_take_ranks(st, seat, car, mask):
     """A take of the commuters of the ranks in ``mask`` is legal: take unused,
     mask names 1..free seats commuters, all of ranks that wait on the street."""

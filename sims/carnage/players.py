@@ -105,8 +105,11 @@ from sims.carnage.state import (
     car_street_at,
     car_used_at,
     card_at,
+    closer_slots,
     dist,
     hq_at,
+    level_slots,
+    lowest_slot,
     money_at,
     n_cars_at,
     n_neighbours,
@@ -143,17 +146,16 @@ BLOCK_MARGIN = 4  # blocker: an opponent this close to a car's price may buy soo
 def step_toward(st, seat, car, target):
     """ACT_MOVE + k for the free neighbour closest to ``target`` if it is
     strictly closer than the car (ties: lowest k), else ACT_DONE."""
+    # A neighbour is a block closer, as far or a block farther (shortest
+    # paths), so the answer is the lowest free slot of those a block closer.
     street = st[car_street_at(seat * MAX_CARS + car)]
-    best_k = -1
-    best_d = dist(st, street, target)
-    for k in range(n_neighbours(st, street)):
-        nb = neighbour(st, street, k)
-        if street_car(st, nb) < 0 and dist(st, nb, target) < best_d:
-            best_d = dist(st, nb, target)
-            best_k = k
-    if best_k < 0:
-        return ACT_DONE
-    return ACT_MOVE + best_k
+    slots = closer_slots(st, street, target)
+    while slots:
+        k = lowest_slot(slots)
+        if street_car(st, neighbour(st, street, k)) < 0:
+            return ACT_MOVE + k
+        slots &= slots - 1
+    return ACT_DONE
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
@@ -163,18 +165,21 @@ def step_aside(st, seat, car, target):
     block), the first (lowest k) with a free street closer to the target
     beyond it, else the first such neighbour; else ACT_DONE."""
     street = st[car_street_at(seat * MAX_CARS + car)]
-    d = dist(st, street, target)
     first = -1
-    for k in range(n_neighbours(st, street)):
+    slots = level_slots(st, street, target)
+    while slots:
+        k = lowest_slot(slots)
+        slots &= slots - 1
         nb = neighbour(st, street, k)
-        if street_car(st, nb) >= 0 or dist(st, nb, target) != d:
+        if street_car(st, nb) >= 0:
             continue
         if first < 0:
             first = k
-        for j in range(n_neighbours(st, nb)):
-            nn = neighbour(st, nb, j)
-            if dist(st, nn, target) < d and street_car(st, nn) < 0:
+        beyond = closer_slots(st, nb, target)  # as far as the car: a block closer is closer than the car
+        while beyond:
+            if street_car(st, neighbour(st, nb, lowest_slot(beyond))) < 0:
                 return ACT_MOVE + k
+            beyond &= beyond - 1
     if first < 0:
         return ACT_DONE
     return ACT_MOVE + first
@@ -364,18 +369,13 @@ def _in_the_way(st, seat, other, greedy):
     if st[car_used_at(o)] & USED_MOVE or st[car_load_at(o)] == 0:  # moved already, or no passenger's drop to reach
         return -1
     there = st[car_street_at(o)]
-    beside = -1  # first the cheap test: a car of ours next to it at all?
-    for car in range(st[N_START]):
-        if car != other and (st[MAY_ACT] >> car) & 1 and dist(st, st[car_street_at(seat * MAX_CARS + car)], there) == 1:
-            beside = car
-            break
-    if beside < 0:
-        return -1
+    # First the rarer test (a step toward the drop is a look-up): no free
+    # street closer, then which of our cars stands on one.
     target = _nearest_dest(st, seat, other)  # a passenger's drop: where a jam costs most
     if target < 0 or target == there or step_toward(st, seat, other, target) != ACT_DONE:
         return -1
     d = dist(st, there, target)
-    for car in range(beside, st[N_START]):
+    for car in range(st[N_START]):
         if car == other or not (st[MAY_ACT] >> car) & 1:
             continue
         here = st[car_street_at(seat * MAX_CARS + car)]

@@ -94,6 +94,7 @@ from sims.carnage.state import (
     N_START,
     N_STREETS,
     N_WAITING,
+    USED_DROP,
     USED_MOVE,
     USED_TAKE,
     alive_at,
@@ -360,19 +361,12 @@ def _reserve_ok(st, seat, turns):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def _in_the_way(st, seat, other, greedy):
+def _in_the_way(st, seat, other, there, target):
     """A car of ours that may act next and stands on a street that would
-    bring car ``other`` closer to its nearest passenger's destination, when
-    ``other`` has no free street closer (a jam of our own making); -1 when
-    none."""
-    o = seat * MAX_CARS + other
-    if st[car_used_at(o)] & USED_MOVE or st[car_load_at(o)] == 0:  # moved already, or no passenger's drop to reach
-        return -1
-    there = st[car_street_at(o)]
-    # First the rarer test (a step toward the drop is a look-up): no free
-    # street closer, then which of our cars stands on one.
-    target = _nearest_dest(st, seat, other)  # a passenger's drop: where a jam costs most
-    if target < 0 or target == there or step_toward(st, seat, other, target) != ACT_DONE:
+    bring car ``other`` (on street ``there``) closer to ``target``, its
+    nearest passenger's destination, when ``other`` has no free street closer
+    (a jam of our own making); -1 when none."""
+    if target == there or step_toward(st, seat, other, target) != ACT_DONE:
         return -1
     d = dist(st, there, target)
     for car in range(st[N_START]):
@@ -388,16 +382,32 @@ def _in_the_way(st, seat, other, greedy):
 def _order(st, seat, first, greedy):
     """The car to act next (among the MAY_ACT bits): one that can drop (its
     spawns may feed the cars still to act), else one standing in the way of
-    another of ours that has no free street closer to its goal, else the
-    first in fleet order."""
+    another of ours that has no free street closer to its goal (its nearest
+    passenger's destination), else the first in fleet order."""
+    # One pass, one look at each car's passengers: the nearest destination
+    # tells both whether the car can drop (it is the car's street) and where
+    # a jam would cost it most.  A car that can drop comes first whatever
+    # came before it, so the first jam found waits for the end of the pass.
+    jam = -1
     for car in range(st[N_START]):
-        if (st[MAY_ACT] >> car) & 1 and can_drop(st, seat, car):
+        if not (st[MAY_ACT] >> car) & 1:
+            continue
+        c = seat * MAX_CARS + car
+        there = st[car_street_at(c)]
+        target = -1
+        best_d = _FAR
+        for i in range(st[car_load_at(c)]):  # as _nearest_dest
+            d = st[token_dest_at(st[passengers_at(c, i)])]
+            if dist(st, there, d) < best_d:
+                best_d = dist(st, there, d)
+                target = d
+        used = st[car_used_at(c)]
+        if best_d == 0 and not used & USED_DROP:  # can_drop: a passenger bound for this street
             return np.int64(car)
-    for other in range(st[N_START]):
-        if (st[MAY_ACT] >> other) & 1:
-            car = _in_the_way(st, seat, other, greedy)
-            if car >= 0:
-                return np.int64(car)
+        if jam < 0 and target >= 0 and not used & USED_MOVE:
+            jam = _in_the_way(st, seat, np.int64(car), there, target)
+    if jam >= 0:
+        return np.int64(jam)
     return first
 
 

@@ -34,6 +34,18 @@ and end, are inlined into the engine's loops (``inline="always"``: numba
 inlines them in its own IR), and so is ``players.heuristics``: each of these
 as a call per decision or turn cost 4-6% of the games/s (one thread, default
 players; measured when the kernel moved onto balance.engine).
+
+Calls (docs/speed-history.md, "Carnage's kernel"): a compiled call passes the
+state as seven words and, with reference counting on, makes two more calls
+(an increment and a decrement of the view's count), which was more than the
+body of most helpers here.  Nothing in the game allocates, so every function
+is compiled without reference counting (``_nrt=False``), and the small helpers
+of every turn (a move, the state's rule helpers, the players' driving
+helpers) are compiled into their callers (``forceinline=True``: LLVM's
+alwaysinline).  The rest stay calls, said so (``forceinline=False``: numba's
+callees would otherwise inherit the flag) to keep the engine's inlined loops
+small: a spawn, a take, a drop, a buy, the end-of-turn checks and the rare
+steps of the setup and the search's hooks.
 """
 
 from __future__ import annotations
@@ -192,14 +204,14 @@ END_GRIDLOCK = np.int64(3)
 END_TURN_LIMIT = np.int64(4)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _end(st, reason, winner):
     end_game(st, reason, winner)
     write_end(st, winner, reason)
 
 
 # --------------------------------------------------------------------------- rules
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _spawn(st, cause, chance):
     """Spawn one commuter: roll a d6 (not at setup); on ``roll <= chance`` and a
     free token, draw a card (with replacement) and place the lowest free token."""
@@ -230,7 +242,7 @@ def _spawn(st, cause, chance):
     write_spawn(st, cause, roll, 1 if token >= 0 else 0, card, token)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def empty_city(st):
     """The table before setup: no car on the board, every commuter token free,
     each seat in the game with its start money (dealt from the bank in seat
@@ -255,7 +267,7 @@ def empty_city(st):
     st[PHASE] = PHASE_TURN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _place_hq(st, seat, street):
     """The seat's HQ is ``street``; its first car stands there."""
     st[hq_at(seat)] = street
@@ -266,7 +278,7 @@ def _place_hq(st, seat, street):
     write_hq(st, seat, street)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _hq_fallback(st):
     """The street an illegal HQ answer gets: the first board site still free."""
     for i in range(st[N_SITES]):
@@ -279,7 +291,7 @@ def _hq_fallback(st):
     return np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _setup_spawns(st):
     """The 2 commuters of the setup, without a roll; the first turn is next."""
     for _ in range(2):
@@ -287,7 +299,7 @@ def _setup_spawns(st):
     st[PHASE] = PHASE_TURN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def setup(st):
     """The money dealt; under hq = fixed each seat's car on its site and the 2
     setup spawns; else the HQ choices come first (PHASE_HQ)."""
@@ -301,7 +313,7 @@ def setup(st):
         st[PHASE] = PHASE_HQ
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _buy(st, seat):
     """Buy a car onto the HQ; owning win_cars cars wins at once."""
     car = st[n_cars_at(seat)]
@@ -321,7 +333,7 @@ def _buy(st, seat):
         _end(st, END_CARS, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _drop(st, seat, car):
     """Drop every passenger bound for this street; win at win_deliveries, else a
     spawn roll per commuter dropped (their tokens are back in the supply first)."""
@@ -351,7 +363,7 @@ def _drop(st, seat, car):
         _spawn(st, CAUSE_DROP, st[rule_at(P_SPAWN_ON_DROP)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _take(st, seat, car, ranks):
     """Take the commuters waiting here of the ranks in ``ranks`` (bit r: the
     r-th in take order, longest ride first, ties by lowest token id; TAKE_ALL:
@@ -403,7 +415,7 @@ def _take(st, seat, car, ranks):
     write_take(st, seat, car, street, mask, fare)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _move(st, seat, car, k):
     c = seat * MAX_CARS + car
     origin = st[car_street_at(c)]
@@ -415,7 +427,7 @@ def _move(st, seat, car, k):
     write_move(st, seat, car, origin, to)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _lose(st, seat, reason):
     """The seat is out: its cars leave the board, its passengers' tokens return,
     and so do its money tokens to the bank (its money stays on record)."""
@@ -437,7 +449,7 @@ def _lose(st, seat, reason):
     write_lose(st, seat, reason)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _end_of_turn_checks(st, turn):
     """After a turn's last event: one player left, gridlock, turn cap."""
     if st[N_ALIVE] == 1:
@@ -456,7 +468,7 @@ def _end_of_turn_checks(st, turn):
         _end(st, END_TURN_LIMIT, NO_WINNER)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _begin_turn(st):
     """The next seat still in the game begins a turn: True if it plays it, False
     if it was stuck (it lost, and the end-of-turn checks have run)."""
@@ -488,7 +500,7 @@ def _begin_turn(st):
     return True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _end_turn(st):
     """After the last buy offer: the turn_end spawn roll, upkeep, bankruptcy and
     the end-of-turn checks; the next turn is to begin."""
@@ -510,7 +522,7 @@ def _end_turn(st):
 
 
 # --------------------------------------------------------------------------- the state machine
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _may_act_mask(st, seat, first, second):
     """MAY_ACT: the bits of the cars that may act next, ``first`` and ``second``
     (the first two, already tested) and those after them."""
@@ -521,7 +533,7 @@ def _may_act_mask(st, seat, first, second):
     st[MAY_ACT] = mask
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def advance(st):
     """Run the rules until a player must decide or the game ends.
 
@@ -590,7 +602,7 @@ def advance(st):
             return
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def apply(st, answer):
     """Resolve the pending decision.  An HQ: a street ``can_choose_hq`` allows,
     else the subject (the first free board site).  A buy offer: 1 buys
@@ -635,7 +647,7 @@ def apply(st, answer):
 
 
 # --------------------------------------------------------------------------- the search player's hooks
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def candidates(st, out):
     """The answers the search compares, a small menu of the legal ones.
 
@@ -684,7 +696,7 @@ def candidates(st, out):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _hq_menu(st, seat, out):
     """The MENU_HQ allowed streets with the best hq_score, best first."""
     n = 0
@@ -711,14 +723,14 @@ def _hq_menu(st, seat, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def determinize(st, seat):
     """Carnage hides nothing: dice and cards (drawn with replacement) come from
     the playout's own stream."""
     return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def strength(st, s):
     """A seat's strength in a position, the exponent of a logistic model of
     who wins (fitted to 25,000 turn ends of 3,000 games among the driving
@@ -736,7 +748,7 @@ def strength(st, s):
     return (EVAL_MONEY * money + EVAL_SAFE * safe) * dollars + EVAL_CAR * cars + EVAL_DELIVERED * delivered
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def evaluate(st, seat):
     """A playout's value for ``seat``.
 
@@ -760,7 +772,7 @@ def evaluate(st, seat):
 STANDING_WON = np.int64(1) << np.int64(40)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def standing(st, seat):
     """Who is ahead, for the game-feel counters: the search's win estimate
     read as its logit, the seat's ``strength`` in thousandths (the same order

@@ -54,6 +54,14 @@ and ``block_with``.
 
 This module imports state.py, never kernel.py: the kernel compiles the players
 in through :func:`heuristics`.
+
+Calls (kernel.py's docstring): nothing here allocates, so every function is
+compiled without reference counting (``_nrt=False``).  ``nearest``,
+``greedy`` and ``fleet`` are compiled into the engine's loops through
+``heuristics`` (``forceinline=True``), each one call away from its answer:
+``_serve`` for a car, ``_order`` for the next car, with the helpers they run
+compiled into them.  The players and helpers a default game seldom runs stay
+calls (``forceinline=False``).
 """
 
 from __future__ import annotations
@@ -86,6 +94,7 @@ from sims.carnage.state import (
     N_START,
     N_STREETS,
     N_WAITING,
+    USED_DROP,
     USED_MOVE,
     USED_TAKE,
     alive_at,
@@ -97,8 +106,11 @@ from sims.carnage.state import (
     car_street_at,
     car_used_at,
     card_at,
+    closer_slots,
     dist,
     hq_at,
+    level_slots,
+    lowest_slot,
     money_at,
     n_cars_at,
     n_neighbours,
@@ -131,48 +143,50 @@ BLOCK_MARGIN = 4  # blocker: an opponent this close to a car's price may buy soo
 
 
 # --------------------------------------------------------------------------- moving
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def step_toward(st, seat, car, target):
     """ACT_MOVE + k for the free neighbour closest to ``target`` if it is
     strictly closer than the car (ties: lowest k), else ACT_DONE."""
+    # A neighbour is a block closer, as far or a block farther (shortest
+    # paths), so the answer is the lowest free slot of those a block closer.
     street = st[car_street_at(seat * MAX_CARS + car)]
-    best_k = -1
-    best_d = dist(st, street, target)
-    for k in range(n_neighbours(st, street)):
-        nb = neighbour(st, street, k)
-        if street_car(st, nb) < 0 and dist(st, nb, target) < best_d:
-            best_d = dist(st, nb, target)
-            best_k = k
-    if best_k < 0:
-        return ACT_DONE
-    return ACT_MOVE + best_k
+    slots = closer_slots(st, street, target)
+    while slots:
+        k = lowest_slot(slots)
+        if street_car(st, neighbour(st, street, k)) < 0:
+            return ACT_MOVE + k
+        slots &= slots - 1
+    return ACT_DONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_aside(st, seat, car, target):
     """When every street closer to ``target`` holds a car: ACT_MOVE + k to a
     free neighbour as far from ``target`` as the car is (a way round the
     block), the first (lowest k) with a free street closer to the target
     beyond it, else the first such neighbour; else ACT_DONE."""
     street = st[car_street_at(seat * MAX_CARS + car)]
-    d = dist(st, street, target)
     first = -1
-    for k in range(n_neighbours(st, street)):
+    slots = level_slots(st, street, target)
+    while slots:
+        k = lowest_slot(slots)
+        slots &= slots - 1
         nb = neighbour(st, street, k)
-        if street_car(st, nb) >= 0 or dist(st, nb, target) != d:
+        if street_car(st, nb) >= 0:
             continue
         if first < 0:
             first = k
-        for j in range(n_neighbours(st, nb)):
-            nn = neighbour(st, nb, j)
-            if dist(st, nn, target) < d and street_car(st, nn) < 0:
+        beyond = closer_slots(st, nb, target)  # as far as the car: a block closer is closer than the car
+        while beyond:
+            if street_car(st, neighbour(st, nb, lowest_slot(beyond))) < 0:
                 return ACT_MOVE + k
+            beyond &= beyond - 1
     if first < 0:
         return ACT_DONE
     return ACT_MOVE + first
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _drive_to(st, seat, car, target):
     """The move toward ``target``: a step closer, else (``side_step``) a step
     round the block when the target is two or more blocks away (next to it,
@@ -184,7 +198,7 @@ def _drive_to(st, seat, car, target):
     return act
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _leave_hq(st, seat, car):
     """Step off our own HQ (so a car can be bought there) to the free neighbour
     with the most neighbours (towards the busier middle of the map; ties:
@@ -206,7 +220,7 @@ def _leave_hq(st, seat, car):
 
 
 # --------------------------------------------------------------------------- targets
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _nearest_dest(st, seat, car):
     """Destination street of the passenger closest to its drop, or -1."""
     c = seat * MAX_CARS + car
@@ -221,7 +235,7 @@ def _nearest_dest(st, seat, car):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _claimed_by_other(st, seat, car, street, d):
     """Another car of ours with a free seat is closer to ``street`` (or as close
     with a lower index): leave that commuter to it."""
@@ -236,7 +250,7 @@ def _claimed_by_other(st, seat, car, street, d):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _pickup(st, seat, car, greedy):
     """Street of the commuter this car should fetch, or -1: the nearest one
     (``greedy`` false) or the one paying most per step, fare / (blocks to reach
@@ -264,7 +278,7 @@ def _pickup(st, seat, car, greedy):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _target(st, seat, car, greedy):
     """Where the car drives: the nearest passenger destination, or a commuter to
     fetch when one is nearer and a seat is free; -1: nowhere."""
@@ -280,7 +294,7 @@ def _target(st, seat, car, greedy):
 
 
 # --------------------------------------------------------------------------- taking
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _take_answer(st, seat, car):
     """ACT_TAKE, or ACT_TAKE_RANKS + mask leaving out the commuters whose ride
     would add more than ``detour`` blocks to the first passenger's (the one
@@ -315,7 +329,7 @@ def _take_answer(st, seat, car):
 
 
 # --------------------------------------------------------------------------- driving
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _serve(st, seat, car, greedy):
     """Shared driving: drop when possible, take when possible, then move toward
     a target (a passenger's destination or a pickup), else step off the HQ."""
@@ -337,7 +351,7 @@ def _serve(st, seat, car, greedy):
     return _leave_hq(st, seat, car)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _reserve_ok(st, seat, turns):
     """Money left after a purchase pays this turn's upkeep and then the larger
     fleet's upkeep for ``turns`` more turns."""
@@ -346,28 +360,16 @@ def _reserve_ok(st, seat, turns):
     return after > upkeep * st[n_cars_at(seat)] + upkeep * (st[n_cars_at(seat)] + 1) * turns
 
 
-@njit(cache=True)
-def _in_the_way(st, seat, other, greedy):
+@njit(cache=True, _nrt=False, forceinline=True)
+def _in_the_way(st, seat, other, there, target):
     """A car of ours that may act next and stands on a street that would
-    bring car ``other`` closer to its nearest passenger's destination, when
-    ``other`` has no free street closer (a jam of our own making); -1 when
-    none."""
-    o = seat * MAX_CARS + other
-    if st[car_used_at(o)] & USED_MOVE or st[car_load_at(o)] == 0:  # moved already, or no passenger's drop to reach
-        return -1
-    there = st[car_street_at(o)]
-    beside = -1  # first the cheap test: a car of ours next to it at all?
-    for car in range(st[N_START]):
-        if car != other and (st[MAY_ACT] >> car) & 1 and dist(st, st[car_street_at(seat * MAX_CARS + car)], there) == 1:
-            beside = car
-            break
-    if beside < 0:
-        return -1
-    target = _nearest_dest(st, seat, other)  # a passenger's drop: where a jam costs most
-    if target < 0 or target == there or step_toward(st, seat, other, target) != ACT_DONE:
+    bring car ``other`` (on street ``there``) closer to ``target``, its
+    nearest passenger's destination, when ``other`` has no free street closer
+    (a jam of our own making); -1 when none."""
+    if target == there or step_toward(st, seat, other, target) != ACT_DONE:
         return -1
     d = dist(st, there, target)
-    for car in range(beside, st[N_START]):
+    for car in range(st[N_START]):
         if car == other or not (st[MAY_ACT] >> car) & 1:
             continue
         here = st[car_street_at(seat * MAX_CARS + car)]
@@ -376,24 +378,40 @@ def _in_the_way(st, seat, other, greedy):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _order(st, seat, first, greedy):
     """The car to act next (among the MAY_ACT bits): one that can drop (its
     spawns may feed the cars still to act), else one standing in the way of
-    another of ours that has no free street closer to its goal, else the
-    first in fleet order."""
+    another of ours that has no free street closer to its goal (its nearest
+    passenger's destination), else the first in fleet order."""
+    # One pass, one look at each car's passengers: the nearest destination
+    # tells both whether the car can drop (it is the car's street) and where
+    # a jam would cost it most.  A car that can drop comes first whatever
+    # came before it, so the first jam found waits for the end of the pass.
+    jam = -1
     for car in range(st[N_START]):
-        if (st[MAY_ACT] >> car) & 1 and can_drop(st, seat, car):
+        if not (st[MAY_ACT] >> car) & 1:
+            continue
+        c = seat * MAX_CARS + car
+        there = st[car_street_at(c)]
+        target = -1
+        best_d = _FAR
+        for i in range(st[car_load_at(c)]):  # as _nearest_dest
+            d = st[token_dest_at(st[passengers_at(c, i)])]
+            if dist(st, there, d) < best_d:
+                best_d = dist(st, there, d)
+                target = d
+        used = st[car_used_at(c)]
+        if best_d == 0 and not used & USED_DROP:  # can_drop: a passenger bound for this street
             return np.int64(car)
-    for other in range(st[N_START]):
-        if (st[MAY_ACT] >> other) & 1:
-            car = _in_the_way(st, seat, other, greedy)
-            if car >= 0:
-                return np.int64(car)
+        if jam < 0 and target >= 0 and not used & USED_MOVE:
+            jam = _in_the_way(st, seat, np.int64(car), there, target)
+    if jam >= 0:
+        return np.int64(jam)
     return first
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hq_score(st, seat, street):
     """How good ``street`` is as an HQ (higher is better): close to where
     commuters appear (minus the summed blocks to the 16 spawn cards' origins),
@@ -411,7 +429,7 @@ def hq_score(st, seat, street):
     return -near * 64 + apart
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _choose_hq(st, seat, fallback):
     """The allowed street with the best ``hq_score`` (ties: the lowest index)."""
     best = fallback
@@ -425,7 +443,7 @@ def _choose_hq(st, seat, fallback):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _driver(kind, seat, subject, st, greedy):
     """The shared competent play of the driving heuristics, but the buy."""
     if kind == KIND_CAR:
@@ -436,7 +454,7 @@ def _driver(kind, seat, subject, st, greedy):
 
 
 # --------------------------------------------------------------------------- the players
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_player(kind, seat, subject, st):
     """Uniform among the legal answers (buy: a fair coin; a take fills the
     seats; an HQ: uniform among the allowed streets)."""
@@ -498,7 +516,7 @@ def random_player(kind, seat, subject, st):
     return ACT_DONE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def nearest_player(kind, seat, subject, st):
     """Heads for the nearest waiting commuter or destination, drops and takes at
     once; buys with ``reserve`` (5) turns of upkeep in reserve."""
@@ -507,7 +525,7 @@ def nearest_player(kind, seat, subject, st):
     return _driver(kind, seat, subject, st, _NEAREST)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def greedy_player(kind, seat, subject, st):
     """Chases the most fare per step; buys with ``reserve`` (3) turns of upkeep
     in reserve."""
@@ -516,7 +534,7 @@ def greedy_player(kind, seat, subject, st):
     return _driver(kind, seat, subject, st, _GREEDY)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def fleet_player(kind, seat, subject, st):
     """Expands first: buys whenever the money left pays ``reserve`` (1) more
     turns of upkeep; drives like nearest."""
@@ -525,7 +543,7 @@ def fleet_player(kind, seat, subject, st):
     return _driver(kind, seat, subject, st, _NEAREST)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def block_target(st, seat):
     """The opponent whose HQ the blocker parks on: the one still in the game
     owning at least ``block_at`` cars (and fewer than max_cars) with the most
@@ -548,7 +566,7 @@ def block_target(st, seat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _blocking_car(st, seat, goal):
     """Our car that blocks ``goal``: the one chosen before (memory slot 0) while
     it still may, else our car without passengers nearest to it (ties: the
@@ -568,7 +586,7 @@ def _blocking_car(st, seat, goal):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def blocker_player(kind, seat, subject, st):
     """Drives like greedy; when an opponent owns ``block_at`` cars (one short of
     winning by cars, by default) and has nearly a car's price (BLOCK_MARGIN),
@@ -691,7 +709,7 @@ PLAYERS: tuple[PlayerInfo, ...] = (
 )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def heuristics(index, kind, seat, subject, st):
     """The built-in heuristics as one compiled switch on their index in PLAYERS."""
     if index == 0:

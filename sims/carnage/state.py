@@ -15,7 +15,7 @@ MAX_CARS + car`` (``st[car_street_at(c)]``, ``st[passengers_at(c, i)]``).  The
 board-sized regions (streets, neighbours, distances, HQ sites) are *placed*:
 each has one static slot (``STREET_CAR_AT`` ...) holding where it lies in the
 state, set by :func:`encode` for the board; their helpers take ``st`` first
-(``st[dist_at(st, a, b)]``).
+(``st[street_car_at(st, street)]``).
 
 Decisions (``ask(st, seat, kind, subject)``; the players' contract is in
 players.py): ``KIND_HQ`` (at setup, hq = chosen or anywhere; subject: the
@@ -69,7 +69,13 @@ N_NEIGHBOURS_AT = LAYOUT.placed("n_neighbours", ("n_streets",), "how many neighb
 NEIGHBOURS_AT = LAYOUT.placed(
     "neighbours", ("n_streets", MAX_NEIGHBOURS), "each street's neighbours, padded with -1"
 )
-DIST_AT = LAYOUT.placed("dist", ("n_streets", "n_streets"), "blocks between two streets (shortest path)")
+DIST_AT = LAYOUT.placed(
+    "dist",
+    ("n_streets", "n_streets"),
+    "for streets a, b: the blocks between them (shortest path, bits 0-15), the neighbour slots of a "
+    "a block closer to b (bit 16 + k: neighbour k) and those as far from b as a (bit 24 + k); read by dist, "
+    "closer_slots and level_slots",
+)
 HQ_SITES_AT = LAYOUT.placed("hq_sites", ("n_streets",), "the board's HQ sites, the first st[N_SITES] entries")
 N_SITES = LAYOUT.static("n_sites", (), "HQ sites on the board")
 CARDS = LAYOUT.static("cards", (N_CARDS, 2), "the 16 spawn cards: origin, destination")
@@ -146,7 +152,7 @@ street_car_view = STREET_CAR_AT.view
 street_waiting_at = STREET_WAITING_AT.index
 n_neighbours_at = N_NEIGHBOURS_AT.index
 neighbours_at = NEIGHBOURS_AT.index  # st[neighbours_at(st, street, k)]
-dist_at = DIST_AT.index  # st[dist_at(st, a, b)]
+dist_at = DIST_AT.index  # st[dist_at(st, a, b)]: packed (DIST_AT's meaning); read it by dist(st, a, b)
 hq_sites_at = HQ_SITES_AT.index
 
 PHASE_SETUP = 0
@@ -215,8 +221,39 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     CARDS.put(image, board.cards)
     N_NEIGHBOURS_AT.put(image, board.n_neighbours)
     NEIGHBOURS_AT.put(image, board.neighbours)
-    DIST_AT.put(image, board.dist)
+    DIST_AT.put(image, dist_table(board))
     return image
+
+
+# The distance table's entries (DIST_AT): the distance, and two masks of the
+# first street's neighbour slots.  A step toward a street is a free neighbour a
+# block closer to it, and a step round the block one as far from it (distances
+# are shortest paths, so a neighbour is a block closer, as far or a block
+# farther); a car's players ask both for every move, and the masks answer from
+# the one entry the distance is read from, where a scan of the neighbours read
+# a street and a distance for each.
+DIST_BITS = (1 << 16) - 1
+CLOSER_SHIFT = 16
+LEVEL_SHIFT = 24
+SLOTS_BITS = (1 << MAX_NEIGHBOURS) - 1
+
+
+def dist_table(board: Any) -> np.ndarray:
+    """DIST_AT's entries for ``board``: ``dist[a, b]`` in bits 0-15, bit
+    CLOSER_SHIFT + k when a's k-th neighbour is a block closer to b, bit
+    LEVEL_SHIFT + k when it is as far from b as a."""
+    d = np.asarray(board.dist, np.int64)
+    n = d.shape[0]
+    assert n <= DIST_BITS and (d >= 0).all(), "a board of at most 65,535 connected streets"
+    table = d.copy()
+    for k in range(MAX_NEIGHBOURS):
+        nb = np.asarray(board.neighbours, np.int64)[:, k]
+        has = (nb >= 0)[:, None]
+        to = d[np.where(nb >= 0, nb, 0)]  # to[a, b]: blocks from a's k-th neighbour to b
+        assert (np.abs(to - d)[has[:, 0]] <= 1).all()  # adjacent streets differ by a block at most
+        table |= ((has & (to == d - 1)).astype(np.int64)) << (CLOSER_SHIFT + k)
+        table |= ((has & (to == d)).astype(np.int64)) << (LEVEL_SHIFT + k)
+    return table
 
 
 def max_events(params: Mapping[str, Any]) -> int:
@@ -227,37 +264,65 @@ def max_events(params: Mapping[str, Any]) -> int:
 
 
 # --------------------------------------------------------------------------- board access
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def dist(st, a, b):
     """Blocks between streets ``a`` and ``b`` (shortest path)."""
-    return st[dist_at(st, a, b)]
+    return st[dist_at(st, a, b)] & DIST_BITS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
+def closer_slots(st, a, b):
+    """The neighbour slots of street ``a`` (bit k: ``neighbour(st, a, k)``)
+    whose street is a block closer to ``b`` than ``a`` is."""
+    return (st[dist_at(st, a, b)] >> CLOSER_SHIFT) & SLOTS_BITS
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def level_slots(st, a, b):
+    """The neighbour slots of street ``a`` whose street is as far from ``b``
+    as ``a`` is."""
+    return (st[dist_at(st, a, b)] >> LEVEL_SHIFT) & SLOTS_BITS
+
+
+# The slot of a one-bit mask 1 << k (k < 8) without a loop or a branch: its
+# product with the de Bruijn sequence 0b00010111 has a distinct 3-bit window
+# in bits 5-7 for each k, and _SLOT_OF_WINDOW (4 bits a window) maps it back.
+_DE_BRUIJN = np.int64(0x17)
+_SLOT_OF_WINDOW = np.int64(sum(k << (4 * (((0x17 << k) >> 5) & 7)) for k in range(8)))
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def lowest_slot(slots):
+    """The lowest slot in the non-empty mask ``slots`` (bit k: slot k, k < 8)."""
+    window = (((slots & -slots) * _DE_BRUIJN) >> 5) & 7
+    return (_SLOT_OF_WINDOW >> (4 * window)) & 15
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def n_neighbours(st, street):
     return st[n_neighbours_at(st, street)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def neighbour(st, street, k):
     """The ``k``-th street next to ``street`` (k < n_neighbours)."""
     return st[neighbours_at(st, street, k)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def street_car(st, street):
     """The car on ``street`` as seat * MAX_CARS + car, or -1."""
     return st[street_car_at(st, street)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def street_waiting(st, street):
     """Commuters waiting on ``street``."""
     return st[street_waiting_at(st, street)]
 
 
 # --------------------------------------------------------------------------- what is legal
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_buy(st, seat):
     """Money >= car_cost, fewer than max_cars, and no car on the HQ street."""
     return (
@@ -267,7 +332,7 @@ def can_buy(st, seat):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_drop(st, seat, car):
     """Drop unused this turn and a passenger bound for the car's street."""
     c = seat * MAX_CARS + car
@@ -280,7 +345,7 @@ def can_drop(st, seat, car):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_take(st, seat, car):
     """Take unused this turn, a free seat and a commuter waiting on the street."""
     c = seat * MAX_CARS + car
@@ -289,7 +354,7 @@ def can_take(st, seat, car):
     return st[car_load_at(c)] < st[rule_at(P_CAR_CAPACITY)] and street_waiting(st, st[car_street_at(c)]) > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def can_move(st, seat, car, k):
     """Move unused this turn and neighbour slot ``k`` is a street with no car."""
     c = seat * MAX_CARS + car
@@ -301,7 +366,7 @@ def can_move(st, seat, car, k):
     return street_car(st, neighbour(st, street, k)) < 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def car_can_move_now(st, seat, car):
     """Some neighbour street has no car (the stuck test; 'used' not considered)."""
     street = st[car_street_at(seat * MAX_CARS + car)]
@@ -311,24 +376,24 @@ def car_can_move_now(st, seat, car):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def has_option(st, seat, car):
     """The car has a legal unused action (drop, take or move): it is asked."""
-    if can_drop(st, seat, car) or can_take(st, seat, car):
+    # The move first: a car that has not moved can nearly always move, and
+    # the rules ask this of every car still to act each time one finishes.
+    if not st[car_used_at(seat * MAX_CARS + car)] & USED_MOVE and car_can_move_now(st, seat, car):
         return True
-    if st[car_used_at(seat * MAX_CARS + car)] & USED_MOVE:
-        return False
-    return car_can_move_now(st, seat, car)
+    return can_drop(st, seat, car) or can_take(st, seat, car)
 
 
 # --------------------------------------------------------------------------- the new decisions
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hq_site(st, i):
     """The board's ``i``-th HQ site (i < st[N_SITES])."""
     return st[hq_sites_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def can_choose_hq(st, street):
     """``street`` may become the HQ of the seat choosing now: under hq = chosen a
     board HQ site nobody chose yet; under hq = anywhere any street without a car
@@ -343,7 +408,7 @@ def can_choose_hq(st, street):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def may_act(st, seat, car):
     """Car ``car`` may be chosen to act next: it owned at the turn's start, has
     not finished this turn and has a legal unused action."""
@@ -352,7 +417,7 @@ def may_act(st, seat, car):
     return has_option(st, seat, car)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def waiting_ranked(st, street, rank):
     """Token id of the commuter of ``rank`` (0: first) waiting on ``street`` in
     take order, longest ride (highest fare) first, ties by lowest token id; -1
@@ -378,7 +443,7 @@ def waiting_ranked(st, street, rank):
     return prev_k
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def can_take_ranks(st, seat, car, mask):
     """A take of the commuters of the ranks in ``mask`` is legal: take unused,
     mask names 1..free seats commuters, all of ranks that wait on the street."""

@@ -173,7 +173,9 @@ CELL_VALUE = LAYOUT.dynamic(
     "per value (V1, V2), seat and cell: what painting the cell adds to it (times 2L; V2's with its contact)",
 )
 NEAR = LAYOUT.dynamic(
-    "near", (MAX_PLAYERS, K_STRIDE, MAX_WORDS), "per seat and z: empty cells of the targets z cells may complete"
+    "near",
+    (MAX_PLAYERS, K_STRIDE, 2, MAX_WORDS),
+    "per seat and z: the first (0) and the last (1) empty cell of each target z cells may complete",
 )
 SHEET_VERSION = LAYOUT.dynamic("sheet_version", (MAX_PLAYERS,), "per seat: paints so far (best_cached's key)")
 WEIGHT_VERSION = LAYOUT.dynamic("weight_version", (), "targets closed so far (best_cached's key)")
@@ -226,7 +228,7 @@ drones_at = DRONES.index
 socials_at = SOCIALS.index
 pending_at = PENDING.index
 cell_value_at = CELL_VALUE.index  # st[cell_value_at(V1, seat, x)]
-near_at = NEAR.index  # st[near_at(seat, z, k)]
+near_at = NEAR.index  # st[near_at(seat, z, end, k)]
 sheet_version_at = SHEET_VERSION.index
 best_at = BEST.index  # st[best_at(seat, v, tile, field)]
 heat_cell_at = HEAT.index
@@ -448,6 +450,16 @@ def popcount(x):
     return _ctpop(x)
 
 
+@intrinsic
+def _ctlz(typingctx, x):
+    """LLVM's count of leading zeros of a non-zero int64."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True)
 def lowest_bit(x):
     """Index of the lowest set bit of a non-zero int64."""
@@ -455,6 +467,21 @@ def lowest_bit(x):
 
 
 @njit(cache=True)
+def highest_bit(x):
+    """Index of the highest set bit of a non-zero int64."""
+    return 63 - _ctlz(x)
+
+
+@njit(cache=True, inline="always")
+def unsigned(i):
+    """A slot's index as an unsigned integer.  numba reads ``st[i]`` for a signed
+    ``i`` through a test for a negative index (counted from the end), which a
+    helper's slot never is; read with an unsigned one, consecutive slots are
+    consecutive loads and LLVM vectorizes a loop over them."""
+    return np.uint64(i)
+
+
+@njit(cache=True, inline="always")
 def _word(s0, s1, s2, s3, i):
     if i == 0:
         return s0
@@ -467,17 +494,38 @@ def _word(s0, s1, s2, s3, i):
     return np.int64(0)
 
 
+@njit(cache=True, inline="always")
+def _sheet_word(st, seat, i):
+    """Word ``i`` of ``seat``'s sheet, 0 past the last (i < 8): a load, not a branch per word."""
+    return st[sheet_at(seat, min(i, MAX_WORDS - 1))] & -np.int64(i < MAX_WORDS)
+
+
+@njit(cache=True, inline="always")
+def _near_word(st, seat, z, end, i):
+    """Word ``i`` of ``seat``'s NEAR cells (first or last, ``end``) for z cells, 0 past the last."""
+    return st[near_at(seat, z, end, min(i, MAX_WORDS - 1))] & -np.int64(i < MAX_WORDS)
+
+
+@njit(cache=True, inline="always")
+def _shifted_words(lo, hi, r):
+    """Bits r .. r + 63 of the 128 bits hi:lo (r = 0 .. 63; the high word
+    shifted twice, so that r = 0 needs no branch)."""
+    return np.int64((np.uint64(lo) >> np.uint64(r)) | ((np.uint64(hi) << np.uint64(1)) << np.uint64(63 - r)))
+
+
+@njit(cache=True, inline="always")
+def _shifted(s0, s1, s2, s3, i, r):
+    """Words ``i`` and ``i + 1`` of s0 .. s3 shifted right by ``r`` (0 .. 63)
+    bits: the low word (the high word shifted twice, so that r = 0 needs no
+    branch)."""
+    return _shifted_words(_word(s0, s1, s2, s3, i), _word(s0, s1, s2, s3, i + 1), r)
+
+
 @njit(cache=True)
 def shifted_word(s0, s1, s2, s3, offset, k):
     """Word ``k`` of the 256-bit sheet (s0 .. s3) shifted right by ``offset``
     bits: bit x of the result is bit x + offset of the sheet."""
-    q = offset >> 6
-    r = offset & 63
-    lo = _word(s0, s1, s2, s3, k + q)
-    if r == 0:
-        return lo
-    hi = _word(s0, s1, s2, s3, k + q + 1)
-    return np.int64(np.uint64(lo) >> np.uint64(r)) | (hi << (64 - r))
+    return _shifted(s0, s1, s2, s3, k + (offset >> 6), offset & 63)
 
 
 if numba_config.DISABLE_JIT:  # pure Python (the speed baseline)
@@ -488,6 +536,9 @@ if numba_config.DISABLE_JIT:  # pure Python (the speed baseline)
     def lowest_bit(x):
         x = int(x) & 0xFFFFFFFFFFFFFFFF
         return (x & -x).bit_length() - 1
+
+    def highest_bit(x):
+        return (int(x) & 0xFFFFFFFFFFFFFFFF).bit_length() - 1
 
 
 # --------------------------------------------------------------------------- answers
@@ -626,6 +677,12 @@ def placement_value(st, seat, p, vtype):
 def placement_gain(st, seat, p):
     """Points placement ``p`` scores now for ``seat``: the values of the targets
     it completes."""
+    return gain_of(st, seat, p)
+
+
+@njit(cache=True, inline="always")
+def gain_of(st, seat, p):
+    """:func:`placement_gain`, inlined where it is called per corner."""
     gain = 0
     r_pairs = st[R_NPAIRS]
     rec = placement_row(st, p)
@@ -708,20 +765,30 @@ def touch_neighbours(st, seat, p):
 
 @njit(cache=True)
 def update_near(st, seat):
-    """NEAR for ``seat``, for z = 1 .. the largest tile: the empty cells of its
-    targets with 1 .. z empty cells, the only targets a placement of z cells
-    can complete."""
+    """NEAR for ``seat``, for z = 1 .. the largest tile: the first and the last
+    empty cell of each of its targets with 1 .. z empty cells, the only targets
+    a placement of z cells can complete.  A placement that completes a target
+    covers both, so only the corners that cover a first and a last cell of
+    NEAR are scored with their gain (best_placement)."""
     largest = st[B_TILE_CELLS]
-    for z in range(K_STRIDE):
+    for z in range(largest + 1):
         for k in range(MAX_WORDS):
-            st[near_at(seat, z, k)] = 0
+            st[near_at(seat, z, 0, k)] = 0
+            st[near_at(seat, z, 1, k)] = 0
     for t in range(st[B_TARGETS]):
         e = st[empty_at(seat, t)]
         if 1 <= e <= largest:
+            first = np.int64(-1)
+            last = np.int64(-1)
             for k in range(st[B_WORDS]):
                 cells = st[target_mask_at(t, k)] & ~st[sheet_at(seat, k)]
-                for z in range(e, largest + 1):
-                    st[near_at(seat, z, k)] |= cells
+                if cells != 0:
+                    if first < 0:
+                        first = 64 * k + lowest_bit(cells)
+                    last = 64 * k + highest_bit(cells)
+            for z in range(e, largest + 1):
+                st[near_at(seat, z, 0, first >> 6)] |= np.int64(1) << (first & 63)
+                st[near_at(seat, z, 1, last >> 6)] |= np.int64(1) << (last & 63)
 
 
 NO_VALUE = np.int64(-(2**62))
@@ -762,6 +829,72 @@ def free_corners(st, o, k, s0, s1, s2, s3):
     return st[orient_at(o, O_VALID + k)] & ~occupied
 
 
+@njit(cache=True, inline="always")
+def corner_cells_value(st, seat, which, o, x, n_cells, f0, f1, f2, f3, f4, mix):
+    """The sum of the cell values (``which``) of the cells of orientation
+    ``o``'s placement at corner ``x`` (its first five offsets f0..f4 held by
+    the caller), plus ``mix`` times their contact (a contact weight beyond V2's)."""
+    value = st[cell_value_at(which, seat, x + f0)]
+    if n_cells > 1:
+        value += st[cell_value_at(which, seat, x + f1)]
+        if n_cells > 2:
+            value += st[cell_value_at(which, seat, x + f2)]
+            if n_cells > 3:
+                value += st[cell_value_at(which, seat, x + f3)]
+                if n_cells > 4:
+                    value += st[cell_value_at(which, seat, x + f4)]
+                    for j in range(5, n_cells):
+                        value += st[cell_value_at(which, seat, x + st[orient_at(o, O_OFFSETS + j)])]
+    if mix != 0:
+        for j in range(n_cells):
+            y = x + st[orient_at(o, O_OFFSETS + j)]
+            value += mix * (st[cell_value_at(which, seat, y)] - st[cell_value_at(V1, seat, y)])
+    return value
+
+
+@njit(cache=True, inline="always")
+def _most_of_word(st, seat, which, x0, lo, end, corners, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4):
+    """The highest sum of cell values over the placements at corners x0 + i,
+    i in lo .. end - 1, whose bit i of ``corners`` is set (NO_VALUE if none).
+
+    Written for LLVM's loop vectorizer: every corner of the range is summed
+    (a tile of up to five cells, the offsets beyond its cells masked off by
+    ``keep``), the corners not asked for give NO_VALUE, no branch."""
+    most = NO_VALUE
+    for i in range(lo, end):
+        x = x0 + i
+        value = (
+            st[unsigned(cell_value_at(which, seat, x + f0))]
+            + (st[unsigned(cell_value_at(which, seat, x + f1))] & keep1)
+            + (st[unsigned(cell_value_at(which, seat, x + f2))] & keep2)
+            + (st[unsigned(cell_value_at(which, seat, x + f3))] & keep3)
+            + (st[unsigned(cell_value_at(which, seat, x + f4))] & keep4)
+        )
+        if (corners >> i) & 1 == 0:
+            value = NO_VALUE
+        if value > most:
+            most = value
+    return most
+
+
+@njit(cache=True, inline="always")
+def _equal_of_word(st, seat, which, x0, lo, end, value, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4):
+    """Bit i set (i in lo .. end - 1): the placement at corner x0 + i sums to
+    ``value`` (vectorized like :func:`_most_of_word`)."""
+    found = np.int64(0)
+    for i in range(lo, end):
+        x = x0 + i
+        total = (
+            st[unsigned(cell_value_at(which, seat, x + f0))]
+            + (st[unsigned(cell_value_at(which, seat, x + f1))] & keep1)
+            + (st[unsigned(cell_value_at(which, seat, x + f2))] & keep2)
+            + (st[unsigned(cell_value_at(which, seat, x + f3))] & keep3)
+            + (st[unsigned(cell_value_at(which, seat, x + f4))] & keep4)
+        )
+        found |= np.int64(total == value) << i
+    return found
+
+
 @njit(cache=True)
 def best_placement(st, seat, shape, vtype):
     """(placement, value, gain) of the first legal placement of ``shape`` with
@@ -776,67 +909,125 @@ def best_placement(st, seat, shape, vtype):
     gain's weight and their progress share: (20 - 2) L w for V1, (6 - 2) L w
     for V2, (2 g - 2) L w for a gain weight g.  A contact weight of c halves
     (c > 1) adds c - 1 times each cell's contact (V2's cell value less V1's)
-    to V2's cells.  Only a placement touching NEAR (for its size) can complete
-    a target."""
+    to V2's cells.  Only a placement that covers a first and a last cell of
+    NEAR (for its size) can complete a target; the corners that do come, like
+    the free ones, from bit words shifted by the orientation's cells.
+
+    A placement at corner x has the cells x + the orientation's offsets, so
+    its value is read from the cell values without its record.  For a tile of
+    up to five cells (every tile of the default board) each word of corners
+    is searched in two vectorized passes: the highest value among the corners
+    that cannot complete a target (:func:`_most_of_word`, every corner of the
+    range summed, 4 at once), with those that can scored one by one (their
+    gain from the record); and, only when that beats the best so far, which
+    corners reach it (:func:`_equal_of_word`): the first of them is the
+    enumeration's first, as before."""
     words = st[B_WORDS]
     cols = st[B_COLS]
-    s0 = st[sheet_at(seat, 0)]
-    s1 = st[sheet_at(seat, 1)]
-    s2 = st[sheet_at(seat, 2)]
-    s3 = st[sheet_at(seat, 3)]
     size = st[shape_size_at(shape)]
-    n0 = st[near_at(seat, size, 0)]
-    n1 = st[near_at(seat, size, 1)]
-    n2 = st[near_at(seat, size, 2)]
-    n3 = st[near_at(seat, size, 3)]
+    near_any = False
+    for k in range(words):
+        near_any |= st[near_at(seat, size, 0, k)] != 0
     g, c = value_weights(vtype)
     which = V1 if c == 0 else V2  # the cell values summed
     mix = c - 1 if c > 1 else 0  # extra contact beyond V2's half point per side
     bonus = (2 * g - 2) * st[B_SCALE]
-    r_cells = st[R_NCELLS]
-    r_pairs = st[R_NPAIRS]
-    best = np.int64(-1)
+    best_o = np.int64(-1)
+    best_x = np.int64(0)
     best_value = NO_VALUE
     o_first = st[orient_first_at(shape)]
     for o in range(o_first, o_first + st[orient_count_at(shape)]):
+        n_cells = st[orient_at(o, O_CELLS)]
+        # the first five offsets (a record's unused ones are 0: read, then masked off or never added)
+        f0 = st[orient_at(o, O_OFFSETS)]
+        f1 = st[orient_at(o, O_OFFSETS + 1)]
+        f2 = st[orient_at(o, O_OFFSETS + 2)]
+        f3 = st[orient_at(o, O_OFFSETS + 3)]
+        f4 = st[orient_at(o, O_OFFSETS + 4)]
         first = st[orient_at(o, O_FIRST)]
         gap = cols - st[orient_at(o, O_SPAN)]  # corners a row skips: placement = first + x - row * gap
+        vector = n_cells <= 5 and mix == 0
+        keep1 = np.int64(-1) if n_cells > 1 else np.int64(0)
+        keep2 = np.int64(-1) if n_cells > 2 else np.int64(0)
+        keep3 = np.int64(-1) if n_cells > 3 else np.int64(0)
+        keep4 = np.int64(-1) if n_cells > 4 else np.int64(0)
+        reach = max(max(f0, f1), max(max(f2, f3), f4))  # the farthest cell from the corner
         for k in range(words):
-            m = free_corners(st, o, k, s0, s1, s2, s3)
-            while m != 0:
-                x = 64 * k + lowest_bit(m)
-                m &= m - 1
-                q = first + x - st[row_of_at(x)] * gap
-                rec = placement_row(st, q)
-                value = 0
-                n_cells = st[placement_field(rec, r_cells)]
+            # the corners whose placement covers no painted cell (free_corners, each word read from the state)
+            painted = np.int64(0)
+            for j in range(n_cells):
+                offset = st[orient_at(o, O_OFFSETS + j)]
+                i = k + (offset >> 6)
+                painted |= _shifted_words(_sheet_word(st, seat, i), _sheet_word(st, seat, i + 1), offset & 63)
+            m = st[orient_at(o, O_VALID + k)] & ~painted
+            if m == 0:
+                continue
+            # and those whose placement covers a first and a last cell of NEAR
+            firsts = np.int64(0)
+            lasts = np.int64(0)
+            if near_any:
                 for j in range(n_cells):
-                    value += st[cell_value_at(which, seat, st[placement_field(rec, r_cells + 1 + j)])]
-                if mix != 0:
-                    for j in range(n_cells):
-                        y = st[placement_field(rec, r_cells + 1 + j)]
-                        value += mix * (st[cell_value_at(which, seat, y)] - st[cell_value_at(V1, seat, y)])
-                # the mask words are a record's first field (R_MASK = 0)
-                touch = st[placement_field(rec, 0)] & n0
-                if words > 1:
-                    touch |= st[placement_field(rec, 1)] & n1
-                    if words > 2:
-                        touch |= st[placement_field(rec, 2)] & n2
-                        if words > 3:
-                            touch |= st[placement_field(rec, 3)] & n3
-                if touch != 0:
-                    gain = 0
-                    for j in range(st[placement_field(rec, r_pairs)]):
-                        pair = st[placement_field(rec, r_pairs + 1 + j)]
-                        t = pair // K_STRIDE
-                        if pair - t * K_STRIDE == st[empty_at(seat, t)]:
-                            gain += st[weight_at(t)]
-                    value += bonus * gain
-                if value > best_value:
-                    best = q
-                    best_value = value
-    if best < 0:
-        return best, best_value, 0
+                    offset = st[orient_at(o, O_OFFSETS + j)]
+                    i = k + (offset >> 6)
+                    firsts |= _shifted_words(
+                        _near_word(st, seat, size, 0, i), _near_word(st, seat, size, 0, i + 1), offset & 63
+                    )
+                    lasts |= _shifted_words(
+                        _near_word(st, seat, size, 1, i), _near_word(st, seat, size, 1, i + 1), offset & 63
+                    )
+            touch = firsts & lasts & m
+            x0 = 64 * k
+            if not vector:
+                while m != 0:
+                    b = lowest_bit(m)
+                    m &= m - 1
+                    x = x0 + b
+                    value = corner_cells_value(st, seat, which, o, x, n_cells, f0, f1, f2, f3, f4, mix)
+                    if (touch >> b) & 1:
+                        value += bonus * gain_of(st, seat, first + x - st[row_of_at(x)] * gap)
+                    if value > best_value:
+                        best_o = o
+                        best_x = x
+                        best_value = value
+                continue
+            plain = m & ~touch
+            most = NO_VALUE
+            lo = np.int64(0)
+            end = np.int64(0)
+            if plain != 0:
+                # whole blocks of 16 corners (LLVM's vector loop: no scalar remainder), every cell
+                # read inside the seat's row of cell values
+                lo = (lowest_bit(plain) >> 4) << 4
+                end = min(((highest_bit(plain) >> 4) + 1) << 4, MAX_CELLS - reach - x0)
+                most = _most_of_word(
+                    st, seat, which, x0, lo, end, plain, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4
+                )
+            touch_first = np.int64(64)
+            while touch != 0:
+                b = lowest_bit(touch)
+                touch &= touch - 1
+                x = x0 + b
+                value = corner_cells_value(st, seat, which, o, x, n_cells, f0, f1, f2, f3, f4, mix)
+                value += bonus * gain_of(st, seat, first + x - st[row_of_at(x)] * gap)
+                if value > most:
+                    most = value
+                    touch_first = b
+                elif value == most and touch_first == 64:
+                    touch_first = b
+            if most > best_value:
+                b = touch_first
+                if plain != 0:
+                    reached = _equal_of_word(
+                        st, seat, which, x0, lo, end, most, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4
+                    ) & plain
+                    if reached != 0:
+                        b = min(b, lowest_bit(reached))
+                best_o = o
+                best_x = x0 + b
+                best_value = most
+    if best_o < 0:
+        return best_o, best_value, 0
+    best = st[orient_at(best_o, O_FIRST)] + best_x - st[row_of_at(best_x)] * (cols - st[orient_at(best_o, O_SPAN)])
     return best, best_value, placement_gain(st, seat, best)
 
 

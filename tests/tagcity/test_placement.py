@@ -1,8 +1,8 @@
 """The kernel's placement search (``state.best_placement``: values summed from
 per-cell tables at each corner's offsets, corners from shifted bit words,
-records read only where a target may be completed) gives, at every decision
+targets read only where one may be completed) gives, at every decision
 of whole games, the answer of a plain scan: every placement of the tile in the
-enumeration order, its legality and its cells read from its record, the first
+enumeration order, its legality, cells and targets read from its tables, the first
 of the highest value kept.  Where the value scale is exact (every board but
 one whose lcm passes 2**42, RULES.md) the scan's value is also the
 definition's (``placement_value``).  Checked for every tile, seat and value
@@ -18,23 +18,28 @@ from balance.state import DECIDER
 from sims.tagcity import SPEC
 from sims.tagcity.board import load_board
 from sims.tagcity.state import (
+    B_LONGEST,
+    B_PAIR_WORDS,
     B_SCALE,
     B_SHAPES,
-    B_LONGEST,
-    K_STRIDE,
-    R_NCELLS,
-    R_NPAIRS,
+    B_WORDS,
     NO_VALUE,
+    PAIR_BITS,
+    R_NCELLS,
     V1,
     V2,
     best_cached,
     best_placement,
     cell_value_at,
     contact_of,
+    cover_field,
+    cover_row,
     empty_at,
     legal,
-    placement_gain,
+    pair_count,
+    pair_target,
     placement_field,
+    placement_gain,
     placement_row,
     placement_value,
     shape_count_at,
@@ -61,11 +66,14 @@ def record_value(st, seat, p, vtype):
         value += st[cell_value_at(V1 if c == 0 else V2, seat, y)]
     if c > 1:
         value += (c - 1) * st[B_SCALE] * contact_of(st, seat, p)
-    for j in range(st[placement_field(rec, st[R_NPAIRS])]):
-        pair = st[placement_field(rec, st[R_NPAIRS] + 1 + j)]
-        t = pair // K_STRIDE
-        if pair % K_STRIDE == st[empty_at(seat, t)]:
-            value += (2 * g - 2) * st[B_SCALE] * st[weight_at(t)]
+    row = cover_row(st, p)
+    for j in range(st[B_PAIR_WORDS]):
+        pairs = st[cover_field(row, st[B_WORDS] + j)]
+        while pairs != 0:
+            t = pair_target(pairs)
+            if pair_count(pairs) == st[empty_at(seat, t)]:
+                value += (2 * g - 2) * st[B_SCALE] * st[weight_at(t)]
+            pairs >>= PAIR_BITS
     return value
 
 

@@ -528,6 +528,39 @@ def _shifted_words(lo, hi, r):
 
 
 @njit(cache=True, inline="always")
+def _shifted_pair(s0, s1, offset):
+    """Both words of the 128 bits s1:s0 shifted right by ``offset`` (0 .. 127)
+    bits, with a select for the word it starts in (no branch, no load)."""
+    upper = -(offset >> 6)  # all ones when the offset starts in word 1
+    lo = (s1 & upper) | (s0 & ~upper)
+    hi = s1 & ~upper
+    r = offset & 63
+    return _shifted_words(lo, hi, r), np.int64(np.uint64(hi) >> np.uint64(r))
+
+
+@njit(cache=True, inline="always")
+def _covered_pair(s0, s1, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4):
+    """Both words of the corners at which a placement with cells at the
+    offsets f0 .. f4 (those past its cells masked off by ``keep``) covers a
+    cell of the 128-bit set s1:s0: free_corners' shifts for a sheet of at most
+    two words, on values held in registers."""
+    c0, c1 = _shifted_pair(s0, s1, f0)
+    a0, a1 = _shifted_pair(s0, s1, f1)
+    c0 |= a0 & keep1
+    c1 |= a1 & keep1
+    a0, a1 = _shifted_pair(s0, s1, f2)
+    c0 |= a0 & keep2
+    c1 |= a1 & keep2
+    a0, a1 = _shifted_pair(s0, s1, f3)
+    c0 |= a0 & keep3
+    c1 |= a1 & keep3
+    a0, a1 = _shifted_pair(s0, s1, f4)
+    c0 |= a0 & keep4
+    c1 |= a1 & keep4
+    return c0, c1
+
+
+@njit(cache=True, inline="always")
 def _shifted(s0, s1, s2, s3, i, r):
     """Words ``i`` and ``i + 1`` of s0 .. s3 shifted right by ``r`` (0 .. 63)
     bits: the low word (the high word shifted twice, so that r = 0 needs no
@@ -962,6 +995,13 @@ def best_placement(st, seat, shape, vtype):
     near_any = False
     for k in range(words):
         near_any |= st[near_at(seat, size, 0, k)] != 0
+    # a sheet of at most two words (the default board's 96 cells) and NEAR's, held for the corner masks
+    s0 = st[sheet_at(seat, 0)]
+    s1 = st[sheet_at(seat, 1)]
+    a0 = st[near_at(seat, size, 0, 0)]
+    a1 = st[near_at(seat, size, 0, 1)]
+    z0 = st[near_at(seat, size, 1, 0)]
+    z1 = st[near_at(seat, size, 1, 1)]
     g, c = value_weights(vtype)
     which = V1 if c == 0 else V2  # the cell values summed
     mix = c - 1 if c > 1 else 0  # extra contact beyond V2's half point per side
@@ -986,20 +1026,38 @@ def best_placement(st, seat, shape, vtype):
         keep3 = np.int64(-1) if n_cells > 3 else np.int64(0)
         keep4 = np.int64(-1) if n_cells > 4 else np.int64(0)
         reach = max(max(f0, f1), max(max(f2, f3), f4))  # the farthest cell from the corner
+        pairs = words <= 2 and n_cells <= 5
+        painted0 = np.int64(0)
+        painted1 = np.int64(0)
+        first0 = np.int64(0)
+        first1 = np.int64(0)
+        last0 = np.int64(0)
+        last1 = np.int64(0)
+        if pairs:
+            painted0, painted1 = _covered_pair(s0, s1, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4)
+            if near_any:
+                first0, first1 = _covered_pair(a0, a1, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4)
+                last0, last1 = _covered_pair(z0, z1, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4)
         for k in range(words):
-            # the corners whose placement covers no painted cell (free_corners, each word read from the state)
-            painted = np.int64(0)
-            for j in range(n_cells):
-                offset = st[orient_at(o, O_OFFSETS + j)]
-                i = k + (offset >> 6)
-                painted |= _shifted_words(_sheet_word(st, seat, i), _sheet_word(st, seat, i + 1), offset & 63)
+            # the corners whose placement covers no painted cell (free_corners)
+            if pairs:
+                painted = painted0 if k == 0 else painted1
+            else:
+                painted = np.int64(0)
+                for j in range(n_cells):
+                    offset = st[orient_at(o, O_OFFSETS + j)]
+                    i = k + (offset >> 6)
+                    painted |= _shifted_words(_sheet_word(st, seat, i), _sheet_word(st, seat, i + 1), offset & 63)
             m = st[orient_at(o, O_VALID + k)] & ~painted
             if m == 0:
                 continue
             # and those whose placement covers a first and a last cell of NEAR
             firsts = np.int64(0)
             lasts = np.int64(0)
-            if near_any:
+            if pairs:
+                firsts = first0 if k == 0 else first1
+                lasts = last0 if k == 0 else last1
+            elif near_any:
                 for j in range(n_cells):
                     offset = st[orient_at(o, O_OFFSETS + j)]
                     i = k + (offset >> 6)

@@ -55,6 +55,7 @@ from sims.tagcity.state import (
     B_CENTRE,
     B_N_PLACE,
     B_PAIR_WORDS,
+    B_TILE_CELLS,
     B_POOL_B,
     B_RING,
     B_TARGETS,
@@ -306,6 +307,8 @@ def _paint(st, seat, p):
         st[sheet_at(seat, w)] |= st[cover_field(row, w)]
     st[sheet_version_at(seat)] += 1
     done = np.int64(0)
+    near = False
+    largest = st[B_TILE_CELLS]
     for k in range(st[B_PAIR_WORDS]):
         pairs = st[cover_field(row, words + k)]
         while pairs != 0:
@@ -313,6 +316,7 @@ def _paint(st, seat, p):
             before = st[empty_at(seat, t)]
             st[empty_at(seat, t)] = before - pair_count(pairs)
             pairs >>= PAIR_BITS
+            near |= st[empty_at(seat, t)] <= largest
             if st[empty_at(seat, t)] == 0:
                 done |= np.int64(1) << t
             else:
@@ -321,7 +325,10 @@ def _paint(st, seat, p):
                 )
     touch_neighbours(st, seat, p)
     rec = placement_row(st, p)
-    update_near(st, seat)
+    # NEAR holds the targets with at most B_TILE_CELLS empty cells; a target the paint left with more
+    # had more before, and the others' empty cells did not change: NEAR changes only if one is left near
+    if near:
+        update_near(st, seat)
     r_cells = st[R_NCELLS]
     for k in range(st[placement_field(rec, r_cells)]):
         st[heat_cell_at(st[placement_field(rec, r_cells + 1 + k)])] += 1

@@ -187,6 +187,9 @@ NEAR = LAYOUT.dynamic(
     (MAX_PLAYERS, K_STRIDE, 2, MAX_WORDS),
     "per seat and z: the first (0) and the last (1) empty cell of each target z cells may complete",
 )
+NEAR_TARGETS = LAYOUT.dynamic(
+    "near_targets", (MAX_PLAYERS,), "per seat: bit t set, target t has 1 .. tile_cells empty cells (NEAR's targets)"
+)
 SHEET_VERSION = LAYOUT.dynamic("sheet_version", (MAX_PLAYERS,), "per seat: paints so far (best_cached's key)")
 WEIGHT_VERSION = LAYOUT.dynamic("weight_version", (), "targets closed so far (best_cached's key)")
 BEST = LAYOUT.dynamic(
@@ -241,6 +244,7 @@ socials_at = SOCIALS.index
 pending_at = PENDING.index
 cell_value_at = CELL_VALUE.index  # st[cell_value_at(V1, seat, x)]
 near_at = NEAR.index  # st[near_at(seat, z, end, k)]
+near_targets_at = NEAR_TARGETS.index
 sheet_version_at = SHEET_VERSION.index
 best_at = BEST.index  # st[best_at(seat, v, tile, field)]
 heat_cell_at = HEAT.index
@@ -839,9 +843,11 @@ def update_near(st, seat):
             st[near_at(seat, z, 0, k)] = 0
             st[near_at(seat, z, 1, k)] = 0
     # each target's cells at z = e, its own count; then every z takes z - 1's (z >= e)
+    targets = np.int64(0)
     for t in range(st[B_TARGETS]):
         e = st[empty_at(seat, t)]
         if 1 <= e <= largest:
+            targets |= np.int64(1) << t
             first = np.int64(-1)
             last = np.int64(-1)
             for k in range(words):
@@ -852,6 +858,7 @@ def update_near(st, seat):
                     last = 64 * k + highest_bit(cells)
             st[near_at(seat, e, 0, first >> 6)] |= np.int64(1) << (first & 63)
             st[near_at(seat, e, 1, last >> 6)] |= np.int64(1) << (last & 63)
+    st[near_targets_at(seat)] = targets
     for z in range(2, largest + 1):
         for k in range(words):
             st[near_at(seat, z, 0, k)] |= st[near_at(seat, z - 1, 0, k)]
@@ -962,6 +969,43 @@ def _equal_of_word(st, seat, which, x0, lo, end, value, f0, f1, f2, f3, f4, keep
     return found
 
 
+@njit(cache=True, inline="always")
+def _pair_gain(st, seat, x, s0, s1, targets, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4):
+    """The gain of the placement at corner ``x`` with cells at x + f0 .. f4
+    (those past its cells masked off by ``keep``) on a sheet s1:s0 of at most
+    two words: the values of the ``targets`` (NEAR's, small enough) whose
+    empty cells it covers, compared as bit words (nothing read but the
+    targets' masks and values: the covers table is not in the nearest cache)."""
+    c0, c1 = _cell_bit(x + f0, np.int64(-1))
+    a0, a1 = _cell_bit(x + f1, keep1)
+    c0 |= a0
+    c1 |= a1
+    a0, a1 = _cell_bit(x + f2, keep2)
+    c0 |= a0
+    c1 |= a1
+    a0, a1 = _cell_bit(x + f3, keep3)
+    c0 |= a0
+    c1 |= a1
+    a0, a1 = _cell_bit(x + f4, keep4)
+    c0 |= a0
+    c1 |= a1
+    gain = 0
+    while targets != 0:
+        t = lowest_bit(targets)
+        targets &= targets - 1
+        if (st[target_mask_at(t, 0)] & ~s0 & ~c0) | (st[target_mask_at(t, 1)] & ~s1 & ~c1) == 0:
+            gain += st[weight_at(t)]
+    return gain
+
+
+@njit(cache=True, inline="always")
+def _cell_bit(y, keep):
+    """Cell ``y`` (< 128) as two bit words, masked by ``keep``."""
+    upper = -(y >> 6)
+    bit = (np.int64(1) << (y & 63)) & keep
+    return bit & ~upper, bit & upper
+
+
 @njit(cache=True)
 def best_placement(st, seat, shape, vtype):
     """(placement, value, gain) of the first legal placement of ``shape`` with
@@ -1002,6 +1046,15 @@ def best_placement(st, seat, shape, vtype):
     a1 = st[near_at(seat, size, 0, 1)]
     z0 = st[near_at(seat, size, 1, 0)]
     z1 = st[near_at(seat, size, 1, 1)]
+    # the targets this tile may complete: NEAR's with at most its cells empty
+    targets = np.int64(0)
+    if near_any:
+        near = st[near_targets_at(seat)]
+        while near != 0:
+            t = lowest_bit(near)
+            near &= near - 1
+            if st[empty_at(seat, t)] <= size:
+                targets |= np.int64(1) << t
     g, c = value_weights(vtype)
     which = V1 if c == 0 else V2  # the cell values summed
     mix = c - 1 if c > 1 else 0  # extra contact beyond V2's half point per side
@@ -1009,6 +1062,7 @@ def best_placement(st, seat, shape, vtype):
     best_o = np.int64(-1)
     best_x = np.int64(0)
     best_value = NO_VALUE
+    best_gain = np.int64(0)
     o_first = st[orient_first_at(shape)]
     for o in range(o_first, o_first + st[orient_count_at(shape)]):
         n_cells = st[orient_at(o, O_CELLS)]
@@ -1075,12 +1129,15 @@ def best_placement(st, seat, shape, vtype):
                     m &= m - 1
                     x = x0 + b
                     value = corner_cells_value(st, seat, which, o, x, n_cells, f0, f1, f2, f3, f4, mix)
+                    gain = 0
                     if (touch >> b) & 1:
-                        value += bonus * gain_of(st, seat, first + x - st[row_of_at(x)] * gap)
+                        gain = gain_of(st, seat, first + x - st[row_of_at(x)] * gap)
+                        value += bonus * gain
                     if value > best_value:
                         best_o = o
                         best_x = x
                         best_value = value
+                        best_gain = gain
                 continue
             plain = m & ~touch
             most = NO_VALUE
@@ -1095,17 +1152,21 @@ def best_placement(st, seat, shape, vtype):
                     st, seat, which, x0, lo, end, plain, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4
                 )
             touch_first = np.int64(64)
+            touch_gain = 0
             while touch != 0:
                 b = lowest_bit(touch)
                 touch &= touch - 1
                 x = x0 + b
                 value = corner_cells_value(st, seat, which, o, x, n_cells, f0, f1, f2, f3, f4, mix)
-                value += bonus * gain_of(st, seat, first + x - st[row_of_at(x)] * gap)
-                if value > most:
+                if pairs:
+                    gain = _pair_gain(st, seat, x, s0, s1, targets, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4)
+                else:
+                    gain = gain_of(st, seat, first + x - st[row_of_at(x)] * gap)
+                value += bonus * gain
+                if value > most or (value == most and touch_first == 64):
                     most = value
                     touch_first = b
-                elif value == most and touch_first == 64:
-                    touch_first = b
+                    touch_gain = gain
             if most > best_value:
                 b = touch_first
                 if plain != 0:
@@ -1117,10 +1178,11 @@ def best_placement(st, seat, shape, vtype):
                 best_o = o
                 best_x = x0 + b
                 best_value = most
+                best_gain = touch_gain if b == touch_first else 0  # a plain corner completes nothing
     if best_o < 0:
         return best_o, best_value, 0
     best = st[orient_at(best_o, O_FIRST)] + best_x - st[row_of_at(best_x)] * (cols - st[orient_at(best_o, O_SPAN)])
-    return best, best_value, placement_gain(st, seat, best)
+    return best, best_value, best_gain
 
 
 @njit(cache=True)

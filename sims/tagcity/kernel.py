@@ -54,6 +54,8 @@ from sims.tagcity.state import (
     ACT_SOCIAL,
     B_CENTRE,
     B_N_PLACE,
+    B_PAIR_WORDS,
+    B_TILE_CELLS,
     B_POOL_B,
     B_RING,
     B_TARGETS,
@@ -62,13 +64,13 @@ from sims.tagcity.state import (
     END_ROUND_LIMIT,
     FIRST_END,
     FREE_CIRCLES,
-    K_STRIDE,
     KIND_ACT,
     KIND_ASSIGN,
     LEADER,
     N_CLOSED,
     N_DICE,
     N_POOL,
+    PAIR_BITS,
     PH_ASSIGN,
     PH_DRAFT,
     PH_OVER,
@@ -78,9 +80,7 @@ from sims.tagcity.state import (
     PHASE,
     POOL_LONG,
     POOL_MAX,
-    R_MASK,
     R_NCELLS,
-    R_NPAIRS,
     STEP,
     SUBJECT_DRAFT,
     SUBJECT_SHARED,
@@ -93,6 +93,8 @@ from sims.tagcity.state import (
     best_placement,
     can_drone,
     centre_at,
+    cover_field,
+    cover_row,
     dice_at,
     die_shape,
     drone_pool_at,
@@ -105,6 +107,8 @@ from sims.tagcity.state import (
     init_cell_values,
     inv_at,
     legal,
+    pair_count,
+    pair_target,
     lowest_free_circle,
     lowest_offered,
     offered,
@@ -297,24 +301,34 @@ def _assign(st, answer):
 @njit(cache=True)
 def _paint(st, seat, p):
     """Paint placement ``p`` on ``seat``'s sheet; the targets it completes (bits)."""
-    r_mask = st[R_MASK]
-    rec = placement_row(st, p)
-    for w in range(st[B_WORDS]):
-        st[sheet_at(seat, w)] |= st[placement_field(rec, r_mask + w)]
+    words = st[B_WORDS]
+    row = cover_row(st, p)
+    for w in range(words):
+        st[sheet_at(seat, w)] |= st[cover_field(row, w)]
     st[sheet_version_at(seat)] += 1
     done = np.int64(0)
-    r_pairs = st[R_NPAIRS]
-    for k in range(st[placement_field(rec, r_pairs)]):
-        pair = st[placement_field(rec, r_pairs + 1 + k)]
-        t = pair // K_STRIDE
-        before = st[empty_at(seat, t)]
-        st[empty_at(seat, t)] = before - pair % K_STRIDE
-        if st[empty_at(seat, t)] == 0:
-            done |= np.int64(1) << t
-        else:
-            shift_target(st, seat, t, 2 * st[weight_at(t)] * (st[inv_at(st[empty_at(seat, t)])] - st[inv_at(before)]))
+    near = False
+    largest = st[B_TILE_CELLS]
+    for k in range(st[B_PAIR_WORDS]):
+        pairs = st[cover_field(row, words + k)]
+        while pairs != 0:
+            t = pair_target(pairs)
+            before = st[empty_at(seat, t)]
+            st[empty_at(seat, t)] = before - pair_count(pairs)
+            pairs >>= PAIR_BITS
+            near |= st[empty_at(seat, t)] <= largest
+            if st[empty_at(seat, t)] == 0:
+                done |= np.int64(1) << t
+            else:
+                shift_target(
+                    st, seat, t, 2 * st[weight_at(t)] * (st[inv_at(st[empty_at(seat, t)])] - st[inv_at(before)])
+                )
     touch_neighbours(st, seat, p)
-    update_near(st, seat)
+    rec = placement_row(st, p)
+    # NEAR holds the targets with at most B_TILE_CELLS empty cells; a target the paint left with more
+    # had more before, and the others' empty cells did not change: NEAR changes only if one is left near
+    if near:
+        update_near(st, seat)
     r_cells = st[R_NCELLS]
     for k in range(st[placement_field(rec, r_cells)]):
         st[heat_cell_at(st[placement_field(rec, r_cells + 1 + k)])] += 1

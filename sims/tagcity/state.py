@@ -5,9 +5,10 @@ declared below with ``LAYOUT`` (each with its name, shape and meaning;
 * static (the image: rules and board, set once per state): the rule
   parameters, the board's scalars (sizes, the value scale, the placement
   record's field offsets ``rec_*``), the target, tile, ring, face and cell
-  tables, the orientation records (``O_*`` fields), and the placement table,
-  a placed region (its size is the board's: one record of ``stride`` slots
-  per placement, after the dynamic span);
+  tables, the orientation records (``O_*`` fields), and two placed regions
+  (their size is the board's, after the dynamic span): the placement table
+  (one record of ``stride`` slots per placement) and what each placement
+  covers (``cover_stride`` slots: its cells' bit words and its targets);
 * dynamic (reset to zero before every game): where the round stands, the
   dice, the ring and the drone pool of this game, each seat's sheet (bit
   words), empty cells per target, points by source, the shared step's
@@ -17,7 +18,8 @@ Offsets are computed only by the regions' compiled helpers, bound below
 (``st[weight_at(t)]``, ``st[sheet_at(seat, w)]``,
 ``st[placement_at(st, p, st[R_SHAPE])]``; a placement's record found once with
 ``rec = placement_row(st, p)``, then read field by field,
-``st[placement_field(rec, st[R_NPAIRS] + 1 + k)]``, ...).
+``st[placement_field(rec, st[R_NCELLS] + 1 + k)]``; what it covers likewise,
+``st[cover_field(cover_row(st, p), w)]``, ...).
 
 Decisions (``kind``, ``subject``):
 
@@ -70,7 +72,7 @@ MAX_WORDS = 4  # 256 cells
 MAX_POOL = MAX_RING + MAX_CENTRE
 MAX_LONGEST = 256
 MAX_CELLS = 256
-K_STRIDE = MAX_TILE_CELLS + 1  # a value table's row: k = 0..8 cells of a placement in a target
+K_STRIDE = MAX_TILE_CELLS + 1  # NEAR's z axis: a tile of z = 0..8 cells
 MAX_LEVELS = 4  # an outside cell touches at most 4 cells of a placement
 # An orientation record (ORIENTS): its first placement, cells, corners per row,
 # each cell's offset row*cols + col, and the mask of its valid top-left corners.
@@ -99,11 +101,7 @@ B_REMOTE = LAYOUT.static("remote_len", (), "boxes of the remote")
 B_SCALE = LAYOUT.static("scale", (), "the value scale L (every 1 / e is a multiple of 1 / L)")
 B_STRIDE = LAYOUT.static("stride", (), "slots of a placement record")
 B_N_PLACE = LAYOUT.static("n_place", (), "placements (records) of the placement table")
-R_MASK = LAYOUT.static("rec_mask", (), "record field: the placement's cells as B_WORDS bit words (at 0)")
 R_NCELLS = LAYOUT.static("rec_cells", (), "record field: number of cells, then the cells")
-R_NPAIRS = LAYOUT.static(
-    "rec_pairs", (), "record field: number of (target, count) pairs, then the pairs (target * K_STRIDE + count)"
-)
 R_EDGE = LAYOUT.static("rec_edge", (), "record field: sides on the sheet's edge")
 R_NLEV = LAYOUT.static(
     "rec_levels", (), "record field: levels, then per level l B_WORDS words: the outside cells touching >= l+1 cells"
@@ -116,6 +114,18 @@ PLACEMENTS = LAYOUT.placed(
     ("n_place", "stride"),
     "the placement table of the orientation rule in force: one record per placement, fields at the rec_* offsets",
 )
+B_COVER_STRIDE = LAYOUT.static("cover_stride", (), "slots per placement of the covers table: B_WORDS + B_PAIR_WORDS")
+B_PAIR_WORDS = LAYOUT.static("pair_words", (), "words of a placement's packed (target, count) pairs")
+# What a placement covers, apart from its record: the legality tests and the gains read only these few
+# slots a placement (32 bytes on the default board, the table 117 KB: it stays in the core's cache, where
+# the records, 820 KB, did not).
+COVERS = LAYOUT.placed(
+    "covers",
+    ("n_place", "cover_stride"),
+    "per placement: its cells as B_WORDS bit words, then the targets it covers with their counts as "
+    "B_PAIR_WORDS words of pairs (target + 64 count, ten bits each from the low bits; a zero pair ends them)",
+)
+PAIR_BITS = 10  # a packed (target, count) pair: target in bits 0..5 (targets < 64), count in bits 6..9
 TARGET_HIGH = LAYOUT.static("target_high", (MAX_TARGETS,), "per target: its high value (rows, columns, districts)")
 TARGET_LOW = LAYOUT.static("target_low", (MAX_TARGETS,), "per target: its low value")
 TARGET_SIZE = LAYOUT.static("target_size", (MAX_TARGETS,), "per target: its cells")
@@ -173,7 +183,12 @@ CELL_VALUE = LAYOUT.dynamic(
     "per value (V1, V2), seat and cell: what painting the cell adds to it (times 2L; V2's with its contact)",
 )
 NEAR = LAYOUT.dynamic(
-    "near", (MAX_PLAYERS, K_STRIDE, MAX_WORDS), "per seat and z: empty cells of the targets z cells may complete"
+    "near",
+    (MAX_PLAYERS, K_STRIDE, 2, MAX_WORDS),
+    "per seat and z: the first (0) and the last (1) empty cell of each target z cells may complete",
+)
+NEAR_TARGETS = LAYOUT.dynamic(
+    "near_targets", (MAX_PLAYERS,), "per seat: bit t set, target t has 1 .. tile_cells empty cells (NEAR's targets)"
 )
 SHEET_VERSION = LAYOUT.dynamic("sheet_version", (MAX_PLAYERS,), "per seat: paints so far (best_cached's key)")
 WEIGHT_VERSION = LAYOUT.dynamic("weight_version", (), "targets closed so far (best_cached's key)")
@@ -191,6 +206,8 @@ rule_at = PARAMS.index  # st[rule_at(P_X)]: a rule parameter
 placement_at = PLACEMENTS.index  # st[placement_at(st, p, st[R_X] + k)]: a field of placement p's record
 placement_row = PLACEMENTS.row  # placement p's record: its first slot, found once
 placement_field = PLACEMENTS.in_row  # st[placement_field(rec, st[R_X] + k)]: a field of the record at rec
+cover_row = COVERS.row  # placement p's covers: first slot, found once
+cover_field = COVERS.in_row  # st[cover_field(row, w)]: mask word w (< B_WORDS), then the pair words
 target_high_at = TARGET_HIGH.index
 target_low_at = TARGET_LOW.index
 target_size_at = TARGET_SIZE.index
@@ -226,7 +243,8 @@ drones_at = DRONES.index
 socials_at = SOCIALS.index
 pending_at = PENDING.index
 cell_value_at = CELL_VALUE.index  # st[cell_value_at(V1, seat, x)]
-near_at = NEAR.index  # st[near_at(seat, z, k)]
+near_at = NEAR.index  # st[near_at(seat, z, end, k)]
+near_targets_at = NEAR_TARGETS.index
 sheet_version_at = SHEET_VERSION.index
 best_at = BEST.index  # st[best_at(seat, v, tile, field)]
 heat_cell_at = HEAT.index
@@ -263,9 +281,10 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
             f"parameter drone_boxes={params['drone_boxes']}: the board's remote has "
             f"{len(board.remote)} boxes; expected an integer in 1..{len(board.remote)}"
         )
-    words, stride, records, rec = _table(board, params["orientations"])
+    words, stride, records, rec, cover_stride, covers = _table(board, params["orientations"])
     layout = LAYOUT.copy()
     layout.place(PLACEMENTS, records.size)
+    layout.place(COVERS, covers.size)
     image = layout.image()
     image[HEAT_AT] = HEAT  # the heatmap: the first n_cells slots of the region
     image[HEAT_CELLS] = board.n_cells
@@ -287,11 +306,11 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
     image[B_STRIDE] = stride
     image[B_N_PLACE] = records.size // stride
     image[R_SHAPE] = rec["shape"]
-    image[R_NPAIRS] = rec["npairs"]
     image[R_EDGE] = rec["edge"]
     image[R_NLEV] = rec["nlev"]
-    image[R_MASK] = rec["mask"]
     image[R_NCELLS] = rec["ncells"]
+    image[B_COVER_STRIDE] = cover_stride
+    image[B_PAIR_WORDS] = cover_stride - words
     image[B_LONGEST] = longest
     image[B_TILE_CELLS] = max(len(cells) for _, cells in board.shapes)
     target_high = _of(image, TARGET_HIGH)
@@ -345,6 +364,7 @@ def encode(params: Mapping[str, Any], board: TagBoard, n_seats: int) -> np.ndarr
         corners = [r0 * board.cols + c0 for r0 in range(board.rows - h + 1) for c0 in range(board.cols - w + 1)]
         record[O_VALID : O_VALID + words] = _mask(corners, words)
     PLACEMENTS.put(image, records)
+    COVERS.put(image, covers)
     return image
 
 
@@ -354,10 +374,11 @@ def _of(image: np.ndarray, region: Any) -> np.ndarray:
 
 
 @lru_cache(maxsize=32)
-def _table(board: TagBoard, rule: str) -> tuple[int, int, np.ndarray, dict[str, int]]:
+def _table(board: TagBoard, rule: str) -> tuple[int, int, np.ndarray, dict[str, int], int, np.ndarray]:
     """The placement records of ``board`` under orientation rule ``rule``
     (computed once per board and rule): words per sheet, the record stride,
-    the records, and the offsets of a record's fields."""
+    the records, the offsets of a record's fields, and the covers table
+    (its stride and its rows: mask words, then the packed pairs)."""
     place = placements(board, rule)
     rows, cols, n_cells = board.rows, board.cols, board.n_cells
     words = (n_cells + 63) // 64
@@ -387,22 +408,21 @@ def _table(board: TagBoard, rule: str) -> tuple[int, int, np.ndarray, dict[str, 
         max_pairs = max(max_pairs, len(pairs))
         max_lev = max(max_lev, len(levels))
         max_cells = max(max_cells, len(cells))
-    # What a value reads first (one or two cache lines), the rest after.
-    off = {"mask": 0}
-    off["ncells"] = off["mask"] + words
-    off["npairs"] = off["ncells"] + 1 + max_cells
-    off["edge"] = off["npairs"] + 1 + max_pairs
+    off = {"ncells": 0}
+    off["edge"] = off["ncells"] + 1 + max_cells
     off["nlev"] = off["edge"] + 1
     off["shape"] = off["nlev"] + 1 + max_lev * words
     stride = off["shape"] + 1
+    per_word = 64 // PAIR_BITS
+    cover_stride = words + (max_pairs + per_word - 1) // per_word
     table = np.zeros((len(recs), stride), np.int64)
+    covers = np.zeros((len(recs), cover_stride), np.int64)
     for p, (mask, shape, pairs, edge, levels, cells) in enumerate(recs):
-        row = table[p]
-        row[off["mask"] : off["mask"] + words] = mask
-        row[off["shape"]] = shape
-        row[off["npairs"]] = len(pairs)
+        covers[p, :words] = mask
         for k, (t, n) in enumerate(pairs):
-            row[off["npairs"] + 1 + k] = t * K_STRIDE + n
+            covers[p, words + k // per_word] |= (t + 64 * n) << (PAIR_BITS * (k % per_word))
+        row = table[p]
+        row[off["shape"]] = shape
         row[off["edge"]] = edge
         row[off["nlev"]] = len(levels)
         for k, m in enumerate(levels):
@@ -410,7 +430,7 @@ def _table(board: TagBoard, rule: str) -> tuple[int, int, np.ndarray, dict[str, 
             row[at : at + words] = m
         row[off["ncells"]] = len(cells)
         row[off["ncells"] + 1 : off["ncells"] + 1 + len(cells)] = cells
-    return words, stride, table.reshape(-1), off
+    return words, stride, table.reshape(-1), off, cover_stride, covers.reshape(-1)
 
 
 def _mask(cells: Any, words: int) -> list[int]:
@@ -448,6 +468,16 @@ def popcount(x):
     return _ctpop(x)
 
 
+@intrinsic
+def _ctlz(typingctx, x):
+    """LLVM's count of leading zeros of a non-zero int64."""
+
+    def codegen(context, builder, signature, args):
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(types.int64), codegen
+
+
 @njit(cache=True)
 def lowest_bit(x):
     """Index of the lowest set bit of a non-zero int64."""
@@ -455,6 +485,21 @@ def lowest_bit(x):
 
 
 @njit(cache=True)
+def highest_bit(x):
+    """Index of the highest set bit of a non-zero int64."""
+    return 63 - _ctlz(x)
+
+
+@njit(cache=True, inline="always")
+def unsigned(i):
+    """A slot's index as an unsigned integer.  numba reads ``st[i]`` for a signed
+    ``i`` through a test for a negative index (counted from the end), which a
+    helper's slot never is; read with an unsigned one, consecutive slots are
+    consecutive loads and LLVM vectorizes a loop over them."""
+    return np.uint64(i)
+
+
+@njit(cache=True, inline="always")
 def _word(s0, s1, s2, s3, i):
     if i == 0:
         return s0
@@ -467,17 +512,71 @@ def _word(s0, s1, s2, s3, i):
     return np.int64(0)
 
 
+@njit(cache=True, inline="always")
+def _sheet_word(st, seat, i):
+    """Word ``i`` of ``seat``'s sheet, 0 past the last (i < 8): a load, not a branch per word."""
+    return st[sheet_at(seat, min(i, MAX_WORDS - 1))] & -np.int64(i < MAX_WORDS)
+
+
+@njit(cache=True, inline="always")
+def _near_word(st, seat, z, end, i):
+    """Word ``i`` of ``seat``'s NEAR cells (first or last, ``end``) for z cells, 0 past the last."""
+    return st[near_at(seat, z, end, min(i, MAX_WORDS - 1))] & -np.int64(i < MAX_WORDS)
+
+
+@njit(cache=True, inline="always")
+def _shifted_words(lo, hi, r):
+    """Bits r .. r + 63 of the 128 bits hi:lo (r = 0 .. 63; the high word
+    shifted twice, so that r = 0 needs no branch)."""
+    return np.int64((np.uint64(lo) >> np.uint64(r)) | ((np.uint64(hi) << np.uint64(1)) << np.uint64(63 - r)))
+
+
+@njit(cache=True, inline="always")
+def _shifted_pair(s0, s1, offset):
+    """Both words of the 128 bits s1:s0 shifted right by ``offset`` (0 .. 127)
+    bits, with a select for the word it starts in (no branch, no load)."""
+    upper = -(offset >> 6)  # all ones when the offset starts in word 1
+    lo = (s1 & upper) | (s0 & ~upper)
+    hi = s1 & ~upper
+    r = offset & 63
+    return _shifted_words(lo, hi, r), np.int64(np.uint64(hi) >> np.uint64(r))
+
+
+@njit(cache=True, inline="always")
+def _covered_pair(s0, s1, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4):
+    """Both words of the corners at which a placement with cells at the
+    offsets f0 .. f4 (those past its cells masked off by ``keep``) covers a
+    cell of the 128-bit set s1:s0: free_corners' shifts for a sheet of at most
+    two words, on values held in registers."""
+    c0, c1 = _shifted_pair(s0, s1, f0)
+    a0, a1 = _shifted_pair(s0, s1, f1)
+    c0 |= a0 & keep1
+    c1 |= a1 & keep1
+    a0, a1 = _shifted_pair(s0, s1, f2)
+    c0 |= a0 & keep2
+    c1 |= a1 & keep2
+    a0, a1 = _shifted_pair(s0, s1, f3)
+    c0 |= a0 & keep3
+    c1 |= a1 & keep3
+    a0, a1 = _shifted_pair(s0, s1, f4)
+    c0 |= a0 & keep4
+    c1 |= a1 & keep4
+    return c0, c1
+
+
+@njit(cache=True, inline="always")
+def _shifted(s0, s1, s2, s3, i, r):
+    """Words ``i`` and ``i + 1`` of s0 .. s3 shifted right by ``r`` (0 .. 63)
+    bits: the low word (the high word shifted twice, so that r = 0 needs no
+    branch)."""
+    return _shifted_words(_word(s0, s1, s2, s3, i), _word(s0, s1, s2, s3, i + 1), r)
+
+
 @njit(cache=True)
 def shifted_word(s0, s1, s2, s3, offset, k):
     """Word ``k`` of the 256-bit sheet (s0 .. s3) shifted right by ``offset``
     bits: bit x of the result is bit x + offset of the sheet."""
-    q = offset >> 6
-    r = offset & 63
-    lo = _word(s0, s1, s2, s3, k + q)
-    if r == 0:
-        return lo
-    hi = _word(s0, s1, s2, s3, k + q + 1)
-    return np.int64(np.uint64(lo) >> np.uint64(r)) | (hi << (64 - r))
+    return _shifted(s0, s1, s2, s3, k + (offset >> 6), offset & 63)
 
 
 if numba_config.DISABLE_JIT:  # pure Python (the speed baseline)
@@ -488,6 +587,9 @@ if numba_config.DISABLE_JIT:  # pure Python (the speed baseline)
     def lowest_bit(x):
         x = int(x) & 0xFFFFFFFFFFFFFFFF
         return (x & -x).bit_length() - 1
+
+    def highest_bit(x):
+        return (int(x) & 0xFFFFFFFFFFFFFFFF).bit_length() - 1
 
 
 # --------------------------------------------------------------------------- answers
@@ -583,10 +685,9 @@ def placement_shape(st, p):
 @njit(cache=True)
 def legal(st, seat, p):
     """Placement ``p`` fits on ``seat``'s sheet: none of its cells painted."""
-    r_mask = st[R_MASK]
-    rec = placement_row(st, p)
+    row = cover_row(st, p)
     for w in range(st[B_WORDS]):
-        if st[placement_field(rec, r_mask + w)] & st[sheet_at(seat, w)]:
+        if st[cover_field(row, w)] & st[sheet_at(seat, w)]:
             return False
     return True
 
@@ -594,6 +695,18 @@ def legal(st, seat, p):
 @njit(cache=True)
 def painted(st, seat, cell):
     return (st[sheet_at(seat, cell >> 6)] >> (cell & 63)) & 1
+
+
+@njit(cache=True, inline="always")
+def pair_target(pairs):
+    """The target of the lowest pair of a word of packed pairs (COVERS)."""
+    return pairs & 63
+
+
+@njit(cache=True, inline="always")
+def pair_count(pairs):
+    """The count (cells of the placement in the target) of the lowest pair of a word of packed pairs."""
+    return (pairs >> 6) & 15
 
 
 @njit(cache=True)
@@ -604,18 +717,20 @@ def placement_value(st, seat, p, vtype):
     scale = st[B_SCALE]
     gain = 0
     prog = 0
-    r_pairs = st[R_NPAIRS]
-    rec = placement_row(st, p)
-    for k in range(st[placement_field(rec, r_pairs)]):
-        pair = st[placement_field(rec, r_pairs + 1 + k)]
-        t = pair // K_STRIDE
-        n = pair % K_STRIDE
-        e = st[empty_at(seat, t)]
-        w = st[weight_at(t)]
-        if n == e:
-            gain += w
-        else:
-            prog += w * n * st[inv_at(e)]
+    row = cover_row(st, p)
+    words = st[B_WORDS]
+    for k in range(st[B_PAIR_WORDS]):
+        pairs = st[cover_field(row, words + k)]
+        while pairs != 0:
+            t = pair_target(pairs)
+            n = pair_count(pairs)
+            pairs >>= PAIR_BITS
+            e = st[empty_at(seat, t)]
+            w = st[weight_at(t)]
+            if n == e:
+                gain += w
+            else:
+                prog += w * n * st[inv_at(e)]
     g, c = value_weights(vtype)
     if c == 0:
         return 2 * g * scale * gain + 2 * prog, gain
@@ -626,14 +741,22 @@ def placement_value(st, seat, p, vtype):
 def placement_gain(st, seat, p):
     """Points placement ``p`` scores now for ``seat``: the values of the targets
     it completes."""
+    return gain_of(st, seat, p)
+
+
+@njit(cache=True, inline="always")
+def gain_of(st, seat, p):
+    """:func:`placement_gain`, inlined where it is called per corner."""
     gain = 0
-    r_pairs = st[R_NPAIRS]
-    rec = placement_row(st, p)
-    for k in range(st[placement_field(rec, r_pairs)]):
-        pair = st[placement_field(rec, r_pairs + 1 + k)]
-        t = pair // K_STRIDE
-        if pair % K_STRIDE == st[empty_at(seat, t)]:
-            gain += st[weight_at(t)]
+    row = cover_row(st, p)
+    words = st[B_WORDS]
+    for k in range(st[B_PAIR_WORDS]):
+        pairs = st[cover_field(row, words + k)]
+        while pairs != 0:
+            t = pair_target(pairs)
+            if pair_count(pairs) == st[empty_at(seat, t)]:
+                gain += st[weight_at(t)]
+            pairs >>= PAIR_BITS
     return gain
 
 
@@ -708,20 +831,38 @@ def touch_neighbours(st, seat, p):
 
 @njit(cache=True)
 def update_near(st, seat):
-    """NEAR for ``seat``, for z = 1 .. the largest tile: the empty cells of its
-    targets with 1 .. z empty cells, the only targets a placement of z cells
-    can complete."""
+    """NEAR for ``seat``, for z = 1 .. the largest tile: the first and the last
+    empty cell of each of its targets with 1 .. z empty cells, the only targets
+    a placement of z cells can complete.  A placement that completes a target
+    covers both, so only the corners that cover a first and a last cell of
+    NEAR are scored with their gain (best_placement)."""
     largest = st[B_TILE_CELLS]
-    for z in range(K_STRIDE):
-        for k in range(MAX_WORDS):
-            st[near_at(seat, z, k)] = 0
+    words = st[B_WORDS]
+    for z in range(largest + 1):
+        for k in range(words):
+            st[near_at(seat, z, 0, k)] = 0
+            st[near_at(seat, z, 1, k)] = 0
+    # each target's cells at z = e, its own count; then every z takes z - 1's (z >= e)
+    targets = np.int64(0)
     for t in range(st[B_TARGETS]):
         e = st[empty_at(seat, t)]
         if 1 <= e <= largest:
-            for k in range(st[B_WORDS]):
+            targets |= np.int64(1) << t
+            first = np.int64(-1)
+            last = np.int64(-1)
+            for k in range(words):
                 cells = st[target_mask_at(t, k)] & ~st[sheet_at(seat, k)]
-                for z in range(e, largest + 1):
-                    st[near_at(seat, z, k)] |= cells
+                if cells != 0:
+                    if first < 0:
+                        first = 64 * k + lowest_bit(cells)
+                    last = 64 * k + highest_bit(cells)
+            st[near_at(seat, e, 0, first >> 6)] |= np.int64(1) << (first & 63)
+            st[near_at(seat, e, 1, last >> 6)] |= np.int64(1) << (last & 63)
+    st[near_targets_at(seat)] = targets
+    for z in range(2, largest + 1):
+        for k in range(words):
+            st[near_at(seat, z, 0, k)] |= st[near_at(seat, z - 1, 0, k)]
+            st[near_at(seat, z, 1, k)] |= st[near_at(seat, z - 1, 1, k)]
 
 
 NO_VALUE = np.int64(-(2**62))
@@ -762,6 +903,109 @@ def free_corners(st, o, k, s0, s1, s2, s3):
     return st[orient_at(o, O_VALID + k)] & ~occupied
 
 
+@njit(cache=True, inline="always")
+def corner_cells_value(st, seat, which, o, x, n_cells, f0, f1, f2, f3, f4, mix):
+    """The sum of the cell values (``which``) of the cells of orientation
+    ``o``'s placement at corner ``x`` (its first five offsets f0..f4 held by
+    the caller), plus ``mix`` times their contact (a contact weight beyond V2's)."""
+    value = st[cell_value_at(which, seat, x + f0)]
+    if n_cells > 1:
+        value += st[cell_value_at(which, seat, x + f1)]
+        if n_cells > 2:
+            value += st[cell_value_at(which, seat, x + f2)]
+            if n_cells > 3:
+                value += st[cell_value_at(which, seat, x + f3)]
+                if n_cells > 4:
+                    value += st[cell_value_at(which, seat, x + f4)]
+                    for j in range(5, n_cells):
+                        value += st[cell_value_at(which, seat, x + st[orient_at(o, O_OFFSETS + j)])]
+    if mix != 0:
+        for j in range(n_cells):
+            y = x + st[orient_at(o, O_OFFSETS + j)]
+            value += mix * (st[cell_value_at(which, seat, y)] - st[cell_value_at(V1, seat, y)])
+    return value
+
+
+@njit(cache=True, inline="always")
+def _most_of_word(st, seat, which, x0, lo, end, corners, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4):
+    """The highest sum of cell values over the placements at corners x0 + i,
+    i in lo .. end - 1, whose bit i of ``corners`` is set (NO_VALUE if none).
+
+    Written for LLVM's loop vectorizer: every corner of the range is summed
+    (a tile of up to five cells, the offsets beyond its cells masked off by
+    ``keep``), the corners not asked for give NO_VALUE, no branch."""
+    most = NO_VALUE
+    for i in range(lo, end):
+        x = x0 + i
+        value = (
+            st[unsigned(cell_value_at(which, seat, x + f0))]
+            + (st[unsigned(cell_value_at(which, seat, x + f1))] & keep1)
+            + (st[unsigned(cell_value_at(which, seat, x + f2))] & keep2)
+            + (st[unsigned(cell_value_at(which, seat, x + f3))] & keep3)
+            + (st[unsigned(cell_value_at(which, seat, x + f4))] & keep4)
+        )
+        if (corners >> i) & 1 == 0:
+            value = NO_VALUE
+        if value > most:
+            most = value
+    return most
+
+
+@njit(cache=True, inline="always")
+def _equal_of_word(st, seat, which, x0, lo, end, value, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4):
+    """Bit i set (i in lo .. end - 1): the placement at corner x0 + i sums to
+    ``value`` (vectorized like :func:`_most_of_word`)."""
+    found = np.int64(0)
+    for i in range(lo, end):
+        x = x0 + i
+        total = (
+            st[unsigned(cell_value_at(which, seat, x + f0))]
+            + (st[unsigned(cell_value_at(which, seat, x + f1))] & keep1)
+            + (st[unsigned(cell_value_at(which, seat, x + f2))] & keep2)
+            + (st[unsigned(cell_value_at(which, seat, x + f3))] & keep3)
+            + (st[unsigned(cell_value_at(which, seat, x + f4))] & keep4)
+        )
+        found |= np.int64(total == value) << i
+    return found
+
+
+@njit(cache=True, inline="always")
+def _pair_gain(st, seat, x, s0, s1, targets, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4):
+    """The gain of the placement at corner ``x`` with cells at x + f0 .. f4
+    (those past its cells masked off by ``keep``) on a sheet s1:s0 of at most
+    two words: the values of the ``targets`` (NEAR's, small enough) whose
+    empty cells it covers, compared as bit words (nothing read but the
+    targets' masks and values: the covers table is not in the nearest cache)."""
+    c0, c1 = _cell_bit(x + f0, np.int64(-1))
+    a0, a1 = _cell_bit(x + f1, keep1)
+    c0 |= a0
+    c1 |= a1
+    a0, a1 = _cell_bit(x + f2, keep2)
+    c0 |= a0
+    c1 |= a1
+    a0, a1 = _cell_bit(x + f3, keep3)
+    c0 |= a0
+    c1 |= a1
+    a0, a1 = _cell_bit(x + f4, keep4)
+    c0 |= a0
+    c1 |= a1
+    gain = 0
+    while targets != 0:
+        t = lowest_bit(targets)
+        targets &= targets - 1
+        if (st[target_mask_at(t, 0)] & ~s0 & ~c0) | (st[target_mask_at(t, 1)] & ~s1 & ~c1) == 0:
+            gain += st[weight_at(t)]
+    return gain
+
+
+@njit(cache=True, inline="always")
+def _cell_bit(y, keep):
+    """Cell ``y`` (< 128) as two bit words, masked by ``keep``."""
+    upper = -(y >> 6)
+    bit = (np.int64(1) << (y & 63)) & keep
+    return bit & ~upper, bit & upper
+
+
 @njit(cache=True)
 def best_placement(st, seat, shape, vtype):
     """(placement, value, gain) of the first legal placement of ``shape`` with
@@ -776,68 +1020,169 @@ def best_placement(st, seat, shape, vtype):
     gain's weight and their progress share: (20 - 2) L w for V1, (6 - 2) L w
     for V2, (2 g - 2) L w for a gain weight g.  A contact weight of c halves
     (c > 1) adds c - 1 times each cell's contact (V2's cell value less V1's)
-    to V2's cells.  Only a placement touching NEAR (for its size) can complete
-    a target."""
+    to V2's cells.  Only a placement that covers a first and a last cell of
+    NEAR (for its size) can complete a target; the corners that do come, like
+    the free ones, from bit words shifted by the orientation's cells.
+
+    A placement at corner x has the cells x + the orientation's offsets, so
+    its value is read from the cell values without its record.  For a tile of
+    up to five cells (every tile of the default board) each word of corners
+    is searched in two vectorized passes: the highest value among the corners
+    that cannot complete a target (:func:`_most_of_word`, every corner of the
+    range summed, 4 at once), with those that can scored one by one (their
+    gain from the record); and, only when that beats the best so far, which
+    corners reach it (:func:`_equal_of_word`): the first of them is the
+    enumeration's first, as before."""
     words = st[B_WORDS]
     cols = st[B_COLS]
+    size = st[shape_size_at(shape)]
+    near_any = False
+    for k in range(words):
+        near_any |= st[near_at(seat, size, 0, k)] != 0
+    # a sheet of at most two words (the default board's 96 cells) and NEAR's, held for the corner masks
     s0 = st[sheet_at(seat, 0)]
     s1 = st[sheet_at(seat, 1)]
-    s2 = st[sheet_at(seat, 2)]
-    s3 = st[sheet_at(seat, 3)]
-    size = st[shape_size_at(shape)]
-    n0 = st[near_at(seat, size, 0)]
-    n1 = st[near_at(seat, size, 1)]
-    n2 = st[near_at(seat, size, 2)]
-    n3 = st[near_at(seat, size, 3)]
+    a0 = st[near_at(seat, size, 0, 0)]
+    a1 = st[near_at(seat, size, 0, 1)]
+    z0 = st[near_at(seat, size, 1, 0)]
+    z1 = st[near_at(seat, size, 1, 1)]
+    # the targets this tile may complete: NEAR's with at most its cells empty
+    targets = np.int64(0)
+    if near_any:
+        near = st[near_targets_at(seat)]
+        while near != 0:
+            t = lowest_bit(near)
+            near &= near - 1
+            if st[empty_at(seat, t)] <= size:
+                targets |= np.int64(1) << t
     g, c = value_weights(vtype)
     which = V1 if c == 0 else V2  # the cell values summed
     mix = c - 1 if c > 1 else 0  # extra contact beyond V2's half point per side
     bonus = (2 * g - 2) * st[B_SCALE]
-    r_cells = st[R_NCELLS]
-    r_pairs = st[R_NPAIRS]
-    best = np.int64(-1)
+    best_o = np.int64(-1)
+    best_x = np.int64(0)
     best_value = NO_VALUE
+    best_gain = np.int64(0)
     o_first = st[orient_first_at(shape)]
     for o in range(o_first, o_first + st[orient_count_at(shape)]):
+        n_cells = st[orient_at(o, O_CELLS)]
+        # the first five offsets (a record's unused ones are 0: read, then masked off or never added)
+        f0 = st[orient_at(o, O_OFFSETS)]
+        f1 = st[orient_at(o, O_OFFSETS + 1)]
+        f2 = st[orient_at(o, O_OFFSETS + 2)]
+        f3 = st[orient_at(o, O_OFFSETS + 3)]
+        f4 = st[orient_at(o, O_OFFSETS + 4)]
         first = st[orient_at(o, O_FIRST)]
         gap = cols - st[orient_at(o, O_SPAN)]  # corners a row skips: placement = first + x - row * gap
+        vector = n_cells <= 5 and mix == 0
+        keep1 = np.int64(-1) if n_cells > 1 else np.int64(0)
+        keep2 = np.int64(-1) if n_cells > 2 else np.int64(0)
+        keep3 = np.int64(-1) if n_cells > 3 else np.int64(0)
+        keep4 = np.int64(-1) if n_cells > 4 else np.int64(0)
+        reach = max(max(f0, f1), max(max(f2, f3), f4))  # the farthest cell from the corner
+        pairs = words <= 2 and n_cells <= 5
+        painted0 = np.int64(0)
+        painted1 = np.int64(0)
+        first0 = np.int64(0)
+        first1 = np.int64(0)
+        last0 = np.int64(0)
+        last1 = np.int64(0)
+        if pairs:
+            painted0, painted1 = _covered_pair(s0, s1, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4)
+            if near_any:
+                first0, first1 = _covered_pair(a0, a1, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4)
+                last0, last1 = _covered_pair(z0, z1, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4)
         for k in range(words):
-            m = free_corners(st, o, k, s0, s1, s2, s3)
-            while m != 0:
-                x = 64 * k + lowest_bit(m)
-                m &= m - 1
-                q = first + x - st[row_of_at(x)] * gap
-                rec = placement_row(st, q)
-                value = 0
-                n_cells = st[placement_field(rec, r_cells)]
+            # the corners whose placement covers no painted cell (free_corners)
+            if pairs:
+                painted = painted0 if k == 0 else painted1
+            else:
+                painted = np.int64(0)
                 for j in range(n_cells):
-                    value += st[cell_value_at(which, seat, st[placement_field(rec, r_cells + 1 + j)])]
-                if mix != 0:
-                    for j in range(n_cells):
-                        y = st[placement_field(rec, r_cells + 1 + j)]
-                        value += mix * (st[cell_value_at(which, seat, y)] - st[cell_value_at(V1, seat, y)])
-                # the mask words are a record's first field (R_MASK = 0)
-                touch = st[placement_field(rec, 0)] & n0
-                if words > 1:
-                    touch |= st[placement_field(rec, 1)] & n1
-                    if words > 2:
-                        touch |= st[placement_field(rec, 2)] & n2
-                        if words > 3:
-                            touch |= st[placement_field(rec, 3)] & n3
-                if touch != 0:
+                    offset = st[orient_at(o, O_OFFSETS + j)]
+                    i = k + (offset >> 6)
+                    painted |= _shifted_words(_sheet_word(st, seat, i), _sheet_word(st, seat, i + 1), offset & 63)
+            m = st[orient_at(o, O_VALID + k)] & ~painted
+            if m == 0:
+                continue
+            # and those whose placement covers a first and a last cell of NEAR
+            firsts = np.int64(0)
+            lasts = np.int64(0)
+            if pairs:
+                firsts = first0 if k == 0 else first1
+                lasts = last0 if k == 0 else last1
+            elif near_any:
+                for j in range(n_cells):
+                    offset = st[orient_at(o, O_OFFSETS + j)]
+                    i = k + (offset >> 6)
+                    firsts |= _shifted_words(
+                        _near_word(st, seat, size, 0, i), _near_word(st, seat, size, 0, i + 1), offset & 63
+                    )
+                    lasts |= _shifted_words(
+                        _near_word(st, seat, size, 1, i), _near_word(st, seat, size, 1, i + 1), offset & 63
+                    )
+            touch = firsts & lasts & m
+            x0 = 64 * k
+            if not vector:
+                while m != 0:
+                    b = lowest_bit(m)
+                    m &= m - 1
+                    x = x0 + b
+                    value = corner_cells_value(st, seat, which, o, x, n_cells, f0, f1, f2, f3, f4, mix)
                     gain = 0
-                    for j in range(st[placement_field(rec, r_pairs)]):
-                        pair = st[placement_field(rec, r_pairs + 1 + j)]
-                        t = pair // K_STRIDE
-                        if pair - t * K_STRIDE == st[empty_at(seat, t)]:
-                            gain += st[weight_at(t)]
-                    value += bonus * gain
-                if value > best_value:
-                    best = q
-                    best_value = value
-    if best < 0:
-        return best, best_value, 0
-    return best, best_value, placement_gain(st, seat, best)
+                    if (touch >> b) & 1:
+                        gain = gain_of(st, seat, first + x - st[row_of_at(x)] * gap)
+                        value += bonus * gain
+                    if value > best_value:
+                        best_o = o
+                        best_x = x
+                        best_value = value
+                        best_gain = gain
+                continue
+            plain = m & ~touch
+            most = NO_VALUE
+            lo = np.int64(0)
+            end = np.int64(0)
+            if plain != 0:
+                # whole blocks of 16 corners (LLVM's vector loop: no scalar remainder), every cell
+                # read inside the seat's row of cell values
+                lo = (lowest_bit(plain) >> 4) << 4
+                end = min(((highest_bit(plain) >> 4) + 1) << 4, MAX_CELLS - reach - x0)
+                most = _most_of_word(
+                    st, seat, which, x0, lo, end, plain, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4
+                )
+            touch_first = np.int64(64)
+            touch_gain = 0
+            while touch != 0:
+                b = lowest_bit(touch)
+                touch &= touch - 1
+                x = x0 + b
+                value = corner_cells_value(st, seat, which, o, x, n_cells, f0, f1, f2, f3, f4, mix)
+                if pairs:
+                    gain = _pair_gain(st, seat, x, s0, s1, targets, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4)
+                else:
+                    gain = gain_of(st, seat, first + x - st[row_of_at(x)] * gap)
+                value += bonus * gain
+                if value > most or (value == most and touch_first == 64):
+                    most = value
+                    touch_first = b
+                    touch_gain = gain
+            if most > best_value:
+                b = touch_first
+                if plain != 0:
+                    reached = _equal_of_word(
+                        st, seat, which, x0, lo, end, most, f0, f1, f2, f3, f4, keep1, keep2, keep3, keep4
+                    ) & plain
+                    if reached != 0:
+                        b = min(b, lowest_bit(reached))
+                best_o = o
+                best_x = x0 + b
+                best_value = most
+                best_gain = touch_gain if b == touch_first else 0  # a plain corner completes nothing
+    if best_o < 0:
+        return best_o, best_value, 0
+    best = st[orient_at(best_o, O_FIRST)] + best_x - st[row_of_at(best_x)] * (cols - st[orient_at(best_o, O_SPAN)])
+    return best, best_value, best_gain
 
 
 @njit(cache=True)

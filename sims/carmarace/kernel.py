@@ -69,8 +69,10 @@ from sims.carmarace.params import (
 from sims.carmarace.state import (
     C_DECK,
     C_MODE,
+    C_COUNTS,
     C_SPEED,
     CARD_SLOT,
+    COUNT_WORDS,
     CONVENTION,
     D_TRANSPORT,
     DRAW,
@@ -118,6 +120,7 @@ from sims.carmarace.state import (
     VEHICLE,
     any_drawable,
     card,
+    card_at,
     deck_drawable,
     deck_first_at,
     deck_size_at,
@@ -130,6 +133,7 @@ from sims.carmarace.state import (
     first_drawable,
     gps_of,
     hand_at,
+    hand_counts_at,
     hand_n_at,
     has_legal_karma,
     has_step_option,
@@ -148,6 +152,7 @@ from sims.carmarace.state import (
     number_at,
     pawn_at,
     playable,
+    playable_in_hand,
     row_card_at,
     row_slot_at,
     rule_at,
@@ -211,6 +216,13 @@ def _discard(st, c):
 
 
 @njit(cache=True)
+def _count(st, seat, c, sign):
+    """The hand's counts (state.HAND_COUNTS) gain (sign 1) or lose (-1) card ``c``."""
+    for w in range(COUNT_WORDS):
+        st[hand_counts_at(seat, w)] += sign * st[card_at(st, c, C_COUNTS + w)]
+
+
+@njit(cache=True)
 def _hand_add(st, seat, c):
     """Insert ``c`` keeping the hand sorted by id."""
     i = st[hand_n_at(seat)]
@@ -219,10 +231,12 @@ def _hand_add(st, seat, c):
         i -= 1
     st[hand_at(seat, i)] = c
     st[hand_n_at(seat)] += 1
+    _count(st, seat, c, 1)
 
 
 @njit(cache=True)
 def _hand_remove(st, seat, c):
+    """Take ``c``, a card of the seat's hand, out of it."""
     n = st[hand_n_at(seat)]
     i = 0
     while i < n and st[hand_at(seat, i)] != c:
@@ -230,6 +244,7 @@ def _hand_remove(st, seat, c):
     for j in range(i, n - 1):
         st[hand_at(seat, j)] = st[hand_at(seat, j + 1)]
     st[hand_n_at(seat)] = n - 1
+    _count(st, seat, c, -1)
 
 
 @njit(cache=True)
@@ -615,13 +630,7 @@ def advance(st):
                     return
                 else:
                     _leave(st, seat)
-            found = False
-            for i in range(st[hand_n_at(seat)]):
-                c = st[hand_at(seat, i)]
-                if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
-                    found = True
-                    break
-            if found:
+            if playable_in_hand(st, seat, u) > 0:
                 ask(st, seat, TRANSPORT, u)
                 return
             _no_ride(st)
@@ -710,6 +719,7 @@ def _refill(st, seat, mask):
         c = st[hand_at(seat, i)]
         if (mask >> i) & 1:
             _discard(st, c)
+            _count(st, seat, c, -1)
             if record:
                 if k % 6 == 0:
                     row = begin_data(st)
@@ -920,10 +930,14 @@ def determinize(st, seat):
                 if card(st, st[hand_at(s, i)], C_DECK) == d:
                     st[hand_at(s, i)] = st[draw_pile_at(st, first + j)]
                     j += 1
-    for s in range(n_seats):  # hands sorted by id again
+    for s in range(n_seats):  # hands sorted by id again, and counted again
         if s == seat:
             continue
         m = st[hand_n_at(s)]
+        for w in range(COUNT_WORDS):
+            st[hand_counts_at(s, w)] = 0
+        for i in range(m):
+            _count(st, s, st[hand_at(s, i)], 1)
         for i in range(1, m):
             x = st[hand_at(s, i)]
             j = i

@@ -25,6 +25,7 @@ from sims.carmarace.params import P_KARMA_MUST_MATCH, P_PLANE_STAYS_ALOFT
 from sims.carmarace.state import (
     CARD_SLOT,
     CONVENTION,
+    C_COUNTS,
     C_DECK,
     C_MODE,
     C_SPEED,
@@ -46,6 +47,10 @@ from sims.carmarace.state import (
     MODE_PLANE,
     MODE_ROAD,
     MODE_TRAIN,
+    M_PLANE,
+    M_TRACKS,
+    M_TRACKS_IGNORES,
+    M_TRAIN,
     MV_ENTERED,
     MV_LEFT,
     NEXT,
@@ -55,17 +60,24 @@ from sims.carmarace.state import (
     R_TABLE,
     STEP,
     SUB_DRAW,
+    T_CLASS,
+    T_FAST,
+    T_SLOW,
     TRANSPORT,
     VEHICLE,
     V_LIMIT,
     card,
+    card_at,
     cls_of,
+    count_in,
     deck_drawable,
     effect_of,
     effective_limit,
     first_drawable,
     gps_of,
     hand_at,
+    hand_count,
+    hand_counts_at,
     hand_n_at,
     is_step_option,
     karma_legal,
@@ -79,6 +91,7 @@ from sims.carmarace.state import (
     node_value,
     pawn_at,
     playable,
+    playable_in_hand,
     reach_airport_at,
     reach_station_at,
     rule_at,
@@ -87,7 +100,6 @@ from sims.carmarace.state import (
     table_index,
     table_value,
     togo,
-    young,
 )
 
 HUNTER = 0
@@ -102,22 +114,16 @@ NO_ANSWER = np.int64(-1)
 @njit(cache=True)
 def stranded_flags(st, seat, without):
     """(track spaces stranded, sky spaces stranded) for ``hand'`` = the seat's hand
-    less card ``without`` (-1: the whole hand): a track space is stranded when
-    hand' holds no train and no tracks road vehicle, a sky space when
-    plane_stays_aloft is off and hand' holds no plane."""
-    has_rail = False
-    has_plane = False
-    for i in range(st[hand_n_at(seat)]):
-        c = st[hand_at(seat, i)]
-        if c == without or card(st, c, C_DECK) != D_TRANSPORT:
-            continue
-        mode = card(st, c, C_MODE)
-        if mode == MODE_TRAIN or (mode == MODE_ROAD and card(st, c, C_TRACKS) and not young(st)):
-            has_rail = True
-        elif mode == MODE_PLANE:
-            has_plane = True
-    track = 0 if has_rail else 1
-    sky = 1 if (st[rule_at(P_PLANE_STAYS_ALOFT)] == 0 and not has_plane) else 0
+    less card ``without`` (a card of that hand, or -1: the whole hand): a track
+    space is stranded when hand' holds no train and no tracks road vehicle
+    (R24: none for young players), a sky space when plane_stays_aloft is off
+    and hand' holds no plane.  Read from the hand's counts (state.HAND_COUNTS)."""
+    w = st[hand_counts_at(seat, 0)]
+    if without >= 0:
+        w -= st[card_at(st, without, C_COUNTS)]
+    rail = count_in(w, T_CLASS + M_TRAIN) + count_in(w, T_CLASS + M_TRACKS) + count_in(w, T_CLASS + M_TRACKS_IGNORES)
+    track = 0 if rail > 0 else 1
+    sky = 1 if (st[rule_at(P_PLANE_STAYS_ALOFT)] == 0 and count_in(w, T_CLASS + M_PLANE) == 0) else 0
     return track, sky
 
 
@@ -390,13 +396,8 @@ def _step_choice(st, seat, u):
 @njit(cache=True)
 def _usable(st, seat):
     """Hand transports playable from the pawn's space, +1 for a card kept in front."""
-    u = st[pawn_at(seat)]
     n = 1 if st[kept_at(seat)] >= 0 else 0
-    for i in range(st[hand_n_at(seat)]):
-        c = st[hand_at(seat, i)]
-        if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
-            n += 1
-    return n
+    return n + playable_in_hand(st, seat, st[pawn_at(seat)])
 
 
 @njit(cache=True)
@@ -429,12 +430,8 @@ def _target_mode(st, seat):
 
 @njit(cache=True)
 def _count_sign(st, seat, deck, sign):
-    n = 0
-    for i in range(st[hand_n_at(seat)]):
-        c = st[hand_at(seat, i)]
-        if card(st, c, C_DECK) == deck and card(st, c, C_SPEED) * sign > 0:
-            n += 1
-    return n
+    """Karma cards of ``deck`` (1..3) in the seat's hand whose speed has ``sign``."""
+    return hand_count(st, seat, (T_FAST if sign > 0 else T_SLOW) + deck - 1)
 
 
 @njit(cache=True)
@@ -475,10 +472,8 @@ def _dead(st, seat, c, style):
             return True
     if deck == 2 or deck == 3:  # train or plane Karma
         mode = deck - 1
-        for i in range(st[hand_n_at(seat)]):
-            h = st[hand_at(seat, i)]
-            if card(st, h, C_DECK) == D_TRANSPORT and card(st, h, C_MODE) == mode:
-                return False
+        if hand_count(st, seat, T_CLASS + (M_TRAIN if mode == MODE_TRAIN else M_PLANE)) > 0:
+            return False  # the hand holds a transport of that mode
         cls = 1 if mode == MODE_TRAIN else 2
         for s in range(st[N_SEATS]):
             p = st[pawn_at(s)]

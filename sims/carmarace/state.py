@@ -35,8 +35,20 @@ Decisions (``ask(st, seat, kind, subject)``) and their answers:
                (position i = the i-th card of the hand in id order)
 
 Card table ``cards[id, field]`` (C_*): deck, speed, mode, limit, tracks,
-ignores_stops, keep, effect.  Heuristic values (players.py) are exact multiples of 1/6**6:
-``values`` holds them scaled by VSCALE.
+ignores_stops, keep, effect as printed; then what follows from them under the
+rules in play, written once by ``encode`` so that no turn works it out again:
+the movement class and the effect as played (R24 applied), and the card's kinds
+as counted in a hand (``C_COUNTS``).  Heuristic values (players.py) are exact
+multiples of 1/6**6: ``values`` holds them scaled by VSCALE.
+
+Hand counts (``hand_counts``, kept by every change of a hand): how many cards
+of each kind (T_*) each hand holds, 4-bit counters packed 16 to a word (a hand
+holds at most HAND_CAP = 12 cards).  A card's own row (``C_COUNTS``) holds a 1
+in the counter of each kind it is, so adding or removing a card is one addition
+or subtraction per word, and the questions asked of a hand at almost every
+decision (which transports it could play from here, whether it holds a legal
+Karma card, whether its track spaces are stranded) read one word instead of
+walking the hand.
 """
 
 from __future__ import annotations
@@ -87,9 +99,19 @@ D_TRANSPORT, D_ROAD, D_TRAIN, D_PLANE = 0, 1, 2, 3
 MODE_ROAD, MODE_TRAIN, MODE_PLANE = 0, 1, 2
 E_NONE, E_ON_TOP, E_REMOVE_NEGATIVE, E_REMOVE_POSITIVE, E_REMOVE_ALL, E_LAND = 0, 1, 2, 3, 4, 5
 M_ROAD, M_ROAD_IGNORES, M_TRACKS, M_TRACKS_IGNORES, M_TRAIN, M_PLANE = 0, 1, 2, 3, 4, 5
-# Card table fields
+# Card table fields: as printed (board.py), then as played under the rules in play (encode)
 C_DECK, C_SPEED, C_MODE, C_LIMIT, C_TRACKS, C_IGNORES, C_KEEP, C_EFFECT = range(8)
-CARD_W = 8
+C_CLASS = 8  # the movement class of a transport (move_class; R24 applied)
+C_PLAYED = 9  # a Karma card's effect as played (R24: none for young players)
+C_COUNTS = 10  # + w: word w of the card's kinds (T_*), as added to a hand's counts
+CARD_W = 12
+# Kinds of card counted per hand (HAND_COUNTS): counter t is bits 4 (t % 16) .. of word t // 16
+T_CLASS = 0  # + m: a transport of movement class m
+T_PLAIN = 6  # + mode: a Karma card of that vehicle mode's deck that opens a slot (no on_top as played)
+T_ON_TOP = 9  # + mode: an on_top Karma card of that mode's deck (as played)
+T_FAST = 16  # + mode: a Karma card of that mode's deck with speed > 0
+T_SLOW = 19  # + mode: ... with speed < 0
+COUNT_WORDS = 2
 
 # Decision kinds
 DRAW = np.int64(0)
@@ -148,6 +170,9 @@ REACH_AIRPORT = LAYOUT.placed(
 MASK = LAYOUT.placed(
     "mask", (N_CLASSES, 2, "n_nodes"), "legal steps of class m from u, bits over u's successors (R17; R18 when entered)"
 )
+LAUNCH = LAYOUT.placed(
+    "launch", ("n_nodes",), "bit 4m: a vehicle of movement class m has a legal first step from the space (R8)"
+)
 CARDS = LAYOUT.placed("cards", ("n_cards", CARD_W), "the card table: C_* fields of each card")
 VALUES = LAYOUT.placed(
     "values", (N_TABLES, "n_nodes", R_TABLE + 1), "the heuristics' value tables V(t, u, r), scaled by VSCALE"
@@ -181,6 +206,9 @@ KEPT = LAYOUT.dynamic("kept", (MAX_SEATS,), "the card in front of each seat (-1:
 KEEP_LEFT = LAYOUT.dynamic("keep_left", (MAX_SEATS,), "its stays-left counter (R21)")
 HAND_N = LAYOUT.dynamic("hand_n", (MAX_SEATS,), "cards in each hand")
 HAND = LAYOUT.dynamic("hand", (MAX_SEATS, HAND_CAP), "the hands, each sorted by card id")
+HAND_COUNTS = LAYOUT.dynamic(
+    "hand_counts", (MAX_SEATS, COUNT_WORDS), "each hand's cards by kind (T_*): 4-bit counters, 16 a word"
+)
 DRAW_N = LAYOUT.dynamic("draw_n", (4,), "cards in each deck's draw pile")
 DISC_N = LAYOUT.dynamic("disc_n", (4,), "cards in each deck's discard pile")
 TOGO_SCORE = SCORE  # the outcome's per-seat score: togo at the end
@@ -208,6 +236,7 @@ near_airport_at = NEAR_AIRPORT.index
 reach_station_at = REACH_STATION.index
 reach_airport_at = REACH_AIRPORT.index
 mask_at = MASK.index  # st[mask_at(st, m, entered, u)]
+launch_at = LAUNCH.index
 card_at = CARDS.index  # st[card_at(st, c, C_X)]
 values_at = VALUES.index  # st[values_at(st, t, u, r)]
 cell_at = CELL.index
@@ -220,6 +249,7 @@ kept_at = KEPT.index
 keep_left_at = KEEP_LEFT.index
 hand_n_at = HAND_N.index
 hand_at = HAND.index  # st[hand_at(seat, i)]: the i-th card of the seat's hand
+hand_counts_at = HAND_COUNTS.index  # st[hand_counts_at(seat, w)]: word w of the hand's counts
 draw_n_at = DRAW_N.index
 disc_n_at = DISC_N.index
 togo_score_at = score_at  # st[togo_score_at(seat)]
@@ -303,6 +333,38 @@ def _topological(board: CarmaBoard) -> list[int]:
     return order
 
 
+def _card_table(printed: np.ndarray, young: bool) -> np.ndarray:
+    """The card table: the printed fields, then C_CLASS, C_PLAYED and C_COUNTS
+    under the rules in play (the same values move_class and effect_of once
+    worked out at every call)."""
+    table = np.zeros((printed.shape[0], CARD_W), np.int64)
+    table[:, : printed.shape[1]] = printed
+    for row in table:
+        if row[C_MODE] == MODE_TRAIN:
+            cls = M_TRAIN
+        elif row[C_MODE] == MODE_PLANE:
+            cls = M_PLANE
+        elif young:
+            cls = M_ROAD
+        else:
+            cls = row[C_TRACKS] * 2 + row[C_IGNORES]
+        row[C_CLASS] = cls
+        row[C_PLAYED] = E_NONE if young else row[C_EFFECT]
+        kinds = []
+        if row[C_DECK] == D_TRANSPORT:
+            kinds.append(T_CLASS + cls)
+        else:
+            mode = row[C_DECK] - 1
+            kinds.append((T_ON_TOP if row[C_PLAYED] == E_ON_TOP else T_PLAIN) + mode)
+            if row[C_SPEED] > 0:
+                kinds.append(T_FAST + mode)
+            elif row[C_SPEED] < 0:
+                kinds.append(T_SLOW + mode)
+        for t in kinds:
+            row[C_COUNTS + t // 16] |= 1 << (4 * (t % 16))
+    return table
+
+
 def board_tables(board: CarmaBoard) -> dict[str, np.ndarray]:
     """Every board-sized static table (once per board)."""
     if "tables" not in board.cache:
@@ -317,6 +379,11 @@ def board_tables(board: CarmaBoard) -> dict[str, np.ndarray]:
         tables["reach_station"] = reach_s
         tables["reach_airport"] = reach_a
         tables["mask"] = _class_masks(board)
+        # R8's playable, per space: one word to test any transport (bit 4m: class m)
+        launch = np.zeros(board.n_nodes, np.int64)
+        for m in range(N_CLASSES):
+            launch |= (tables["mask"][m, 0] != 0).astype(np.int64) << (4 * m)
+        tables["launch"] = launch
         tables["cell"] = np.array(heat_grid(board)[1], np.int64)
         board.cache["tables"] = tables
     return board.cache["tables"]
@@ -338,7 +405,8 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
         NUMBER: ("number", n), TOGO: ("togo", n), LOT: ("lot", len(t["lot"])),
         NEAR_STATION: ("near_station", n), NEAR_AIRPORT: ("near_airport", n),
         REACH_STATION: ("reach_station", n), REACH_AIRPORT: ("reach_airport", n),
-        MASK: ("mask", N_CLASSES * 2 * n), CARDS: ("cards", n_cards * CARD_W), CELL: ("cell", n),
+        MASK: ("mask", N_CLASSES * 2 * n), LAUNCH: ("launch", n), CARDS: ("cards", n_cards * CARD_W),
+        CELL: ("cell", n),
     }
     for region, (_, size) in tables.items():
         lay.place(region, size)
@@ -357,7 +425,9 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
     DECK_FIRST.put(image, np.cumsum([0, *sizes[:-1]]))
     DECK_SIZE.put(image, sizes)
     for region, (name, _) in tables.items():
-        region.put(image, t[name])
+        if region is not CARDS:
+            region.put(image, t[name])
+    CARDS.put(image, _card_table(t["cards"], bool(params["young_players"])))
     build_values(image)
     return image
 
@@ -414,9 +484,7 @@ def young(st):
 @njit(cache=True)
 def effect_of(st, c):
     """A Karma card's effect as played (R24: none for young players)."""
-    if st[rule_at(P_YOUNG_PLAYERS)]:
-        return E_NONE
-    return st[card_at(st, c, C_EFFECT)]
+    return st[card_at(st, c, C_PLAYED)]
 
 
 @njit(cache=True)
@@ -427,14 +495,7 @@ def is_transport(st, c):
 @njit(cache=True)
 def move_class(st, c):
     """The movement class of transport card ``c`` (R17; R24 turns tracks and ignores_stops off)."""
-    mode = card(st, c, C_MODE)
-    if mode == MODE_TRAIN:
-        return M_TRAIN
-    if mode == MODE_PLANE:
-        return M_PLANE
-    if st[rule_at(P_YOUNG_PLAYERS)]:
-        return M_ROAD
-    return card(st, c, C_TRACKS) * 2 + card(st, c, C_IGNORES)
+    return st[card_at(st, c, C_CLASS)]
 
 
 @njit(cache=True)
@@ -446,7 +507,30 @@ def step_mask(st, m, node, entered):
 @njit(cache=True)
 def playable(st, c, node):
     """R8: a transport card is playable when it has a legal first step from ``node``."""
-    return step_mask(st, move_class(st, c), node, 0) != 0
+    return ((st[launch_at(st, node)] >> (4 * st[card_at(st, c, C_CLASS)])) & 1) != 0
+
+
+@njit(cache=True)
+def hand_count(st, seat, t):
+    """How many cards of kind ``t`` (T_*) the seat's hand holds."""
+    return (st[hand_counts_at(seat, t >> 4)] >> (4 * (t & 15))) & 15
+
+
+@njit(cache=True)
+def count_in(word, t):
+    """Counter ``t`` (< 16: the first word's) of a word of hand counts."""
+    return (word >> (4 * t)) & 15
+
+
+@njit(cache=True)
+def playable_in_hand(st, seat, node):
+    """How many of the seat's hand transports are playable from ``node`` (R8):
+    the hand's counter of each movement class that has a first step there."""
+    held = st[hand_counts_at(seat, 0)] & (st[launch_at(st, node)] * 15)
+    n = 0
+    for m in range(N_CLASSES):
+        n += (held >> (4 * m)) & 15
+    return n
 
 
 @njit(cache=True)
@@ -506,21 +590,19 @@ def karma_legal(st, c, slot):
 
 @njit(cache=True)
 def has_legal_karma(st, seat):
-    v = st[VEHICLE]
+    """Whether the seat holds a Karma card it may play on the vehicle (R11):
+    an on_top card of a matching deck while the row has a slot, another one
+    while the row has room (the hand's counts of both, per deck)."""
+    w = st[hand_counts_at(seat, 0)]
+    if st[rule_at(P_KARMA_MUST_MATCH)]:
+        mode = card(st, st[VEHICLE], C_MODE)
+        on_top = count_in(w, T_ON_TOP + mode)
+        plain = count_in(w, T_PLAIN + mode)
+    else:
+        on_top = count_in(w, T_ON_TOP) + count_in(w, T_ON_TOP + 1) + count_in(w, T_ON_TOP + 2)
+        plain = count_in(w, T_PLAIN) + count_in(w, T_PLAIN + 1) + count_in(w, T_PLAIN + 2)
     n = st[N_SLOTS]
-    room = n < st[V_LIMIT]
-    for i in range(st[hand_n_at(seat)]):
-        c = st[hand_at(seat, i)]
-        if card(st, c, C_DECK) == D_TRANSPORT:
-            continue
-        if st[rule_at(P_KARMA_MUST_MATCH)] and card(st, c, C_DECK) != card(st, v, C_MODE) + 1:
-            continue
-        if effect_of(st, c) == E_ON_TOP:
-            if n > 0:
-                return True
-        elif room:
-            return True
-    return False
+    return (on_top > 0 and n > 0) or (plain > 0 and n < st[V_LIMIT])
 
 
 @njit(cache=True)

@@ -215,14 +215,14 @@ def _discard(st, c):
     st[disc_n_at(d)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _count(st, seat, c, sign):
     """The hand's counts (state.HAND_COUNTS) gain (sign 1) or lose (-1) card ``c``."""
     for w in range(COUNT_WORDS):
         st[hand_counts_at(seat, w)] += sign * st[card_at(st, c, C_COUNTS + w)]
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _hand_add(st, seat, c):
     """Insert ``c`` keeping the hand sorted by id."""
     i = st[hand_n_at(seat)]
@@ -234,7 +234,7 @@ def _hand_add(st, seat, c):
     _count(st, seat, c, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _hand_remove(st, seat, c):
     """Take ``c``, a card of the seat's hand, out of it."""
     n = st[hand_n_at(seat)]
@@ -255,7 +255,7 @@ def _in_hand(st, seat, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _draw(st, seat, d, phase):
     """R7: draw the top card of deck ``d``, reshuffling its discard pile when the draw pile is empty."""
     first = st[deck_first_at(d)]
@@ -355,7 +355,7 @@ def _setup(st):
 
 
 # --------------------------------------------------------------------------- the ride
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _start_ride(st, c, kept):
     seat = st[SEAT]
     st[VEHICLE] = c
@@ -498,7 +498,7 @@ def _removals(st):
                             k6 += 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _start_move(st):
     seat = st[SEAT]
     v = st[VEHICLE]
@@ -515,7 +515,7 @@ def _start_move(st):
     st[PHASE] = PH_MOVE
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _step_to(st, w, roll):
     """One step of the move; True when it reaches the Convention (R20)."""
     seat = st[SEAT]

@@ -62,6 +62,8 @@ from sims.carmarace.state import (
     SUB_DRAW,
     T_CLASS,
     T_FAST,
+    T_ON_TOP,
+    T_PLAIN,
     T_SLOW,
     TRANSPORT,
     VEHICLE,
@@ -111,7 +113,7 @@ NO_ANSWER = np.int64(-1)
 
 
 # --------------------------------------------------------------------------- values
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def stranded_flags(st, seat, without):
     """(track spaces stranded, sky spaces stranded) for ``hand'`` = the seat's hand
     less card ``without`` (a card of that hand, or -1: the whole hand): a track
@@ -127,7 +129,7 @@ def stranded_flags(st, seat, without):
     return track, sky
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _legal_face(st, m, u, w):
     mask = step_mask(st, m, u, 1)
     for k in range(n_next(st, u)):
@@ -136,12 +138,19 @@ def _legal_face(st, m, u, w):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def entered_value(st, m, track, sky, u, r):
-    """V(c, u, r, entered=true) for a vehicle of movement class ``m``."""
-    t = table_index(m, track, sky)
+    """V(c, u, r, entered=true) for a vehicle of movement class ``m``: a look-up
+    in the value tables, inlined where a move is weighed (a speed beyond
+    R_TABLE, rare, recurses in _entered_beyond)."""
     if r <= R_TABLE:
-        return table_value(st, t, u, r)
+        return table_value(st, table_index(m, track, sky), u, r)
+    return _entered_beyond(st, m, track, sky, u, r)
+
+
+@njit(cache=True)
+def _entered_beyond(st, m, track, sky, u, r):
+    """entered_value for r > R_TABLE: the tables' recursion, one step at a time."""
     own = node_value(st, u, track, sky)
     mask = step_mask(st, m, u, 1)
     if u == st[CONVENTION] or mask == 0:
@@ -151,7 +160,10 @@ def entered_value(st, m, track, sky, u, r):
         for f in range(6):
             w = gps_of(st, u, f)
             if _legal_face(st, m, u, w):
-                total += entered_value(st, m, track, sky, w, r - 1)
+                if r - 1 <= R_TABLE:
+                    total += table_value(st, table_index(m, track, sky), w, r - 1)
+                else:
+                    total += _entered_beyond(st, m, track, sky, w, r - 1)
             else:
                 total += own
         go = total // 6
@@ -159,13 +171,17 @@ def entered_value(st, m, track, sky, u, r):
         go = BIG
         for k in range(n_next(st, u)):
             if (mask >> k) & 1:
-                x = entered_value(st, m, track, sky, next_of(st, u, k), r - 1)
+                w = next_of(st, u, k)
+                if r - 1 <= R_TABLE:
+                    x = table_value(st, table_index(m, track, sky), w, r - 1)
+                else:
+                    x = _entered_beyond(st, m, track, sky, w, r - 1)
                 if x < go:
                     go = x
     return min(own, go)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def start_value(st, c, u, r, track, sky):
     """V(c, u, r, entered=false): a move that starts on ``u`` (a Stop there does
     not stop it; at an arrow it chooses its branch)."""
@@ -183,7 +199,7 @@ def start_value(st, c, u, r, track, sky):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def leader(st, seat):
     """The seat's leading opponent: least togo (ties: the lowest seat)."""
     best = -1
@@ -198,7 +214,11 @@ def leader(st, seat):
 
 
 # --------------------------------------------------------------------------- the skeleton
-@njit(cache=True)
+# Every helper below is inlined by LLVM (forceinline) into ``skeleton``, and
+# ``skeleton`` into ``heuristics``: a decision is one call from the engine's
+# loop instead of three or four nested ones, each passing the state array (its
+# seven fields) and reloading what its caller had just read.
+@njit(cache=True, forceinline=True)
 def _transport_choice(st, seat):
     """The playable hand card of least V (ties: lower effective limit, lower id),
     played iff its value beats staying put; -1 otherwise."""
@@ -224,7 +244,7 @@ def _transport_choice(st, seat):
     return NO_ANSWER
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _ride_choice(st, seat, kept):
     """Ride the kept Taxi/Bus unless a playable hand card does strictly better."""
     u = st[pawn_at(seat)]
@@ -240,7 +260,7 @@ def _ride_choice(st, seat, kept):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _own_karma_choice(st, seat):
     """The plain card of highest positive speed (ties: lowest id)."""
     best = NO_ANSWER
@@ -256,7 +276,7 @@ def _own_karma_choice(st, seat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _gain(st, c, slot):
     """What a play adds to the vehicle's speed as the row stands (land: not used)."""
     e = effect_of(st, c)
@@ -273,7 +293,7 @@ def _gain(st, c, slot):
     return sp
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _karma_matches(st, c):
     if card(st, c, C_DECK) == D_TRANSPORT:
         return False
@@ -282,7 +302,7 @@ def _karma_matches(st, c):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _round_own(st, seat):
     """On its own vehicle: the legal play of largest gain > 0 (ties: lowest id, slot)."""
     best = NO_ANSWER
@@ -309,7 +329,7 @@ def _round_own(st, seat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _round_attack(st, seat, least):
     """On another seat's vehicle: the play that slows it most, if by more than
     ``least`` speed points (0: any slowing), else pass."""
@@ -342,7 +362,7 @@ def _round_attack(st, seat, least):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _move_choice(st, seat, u):
     """NEXT: the legal next space of least V (ties: lowest index) if no worse than stopping."""
     v = st[VEHICLE]
@@ -364,7 +384,7 @@ def _move_choice(st, seat, u):
     return NO_ANSWER
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _go_on_choice(st, seat, u):
     """GO_ON: go on iff the mean over the die's faces is no worse than stopping."""
     m = move_class(st, st[VEHICLE])
@@ -381,7 +401,7 @@ def _go_on_choice(st, seat, u):
     return 1 if total <= 6 * own else 0
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _step_choice(st, seat, u):
     """R14: always step, to the option of least togo (ties: lowest index)."""
     best = NO_ANSWER
@@ -393,14 +413,14 @@ def _step_choice(st, seat, u):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _usable(st, seat):
     """Hand transports playable from the pawn's space, +1 for a card kept in front."""
     n = 1 if st[kept_at(seat)] >= 0 else 0
     return n + playable_in_hand(st, seat, st[pawn_at(seat)])
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _own_mode(st, seat):
     """The kept card's mode, else the fastest playable hand transport's (ties: lowest id), else road."""
     kept = st[kept_at(seat)]
@@ -417,7 +437,7 @@ def _own_mode(st, seat):
     return MODE_ROAD if best < 0 else card(st, best, C_MODE)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _target_mode(st, seat):
     """The leader's space: sky or airport -> plane, track or station -> train, else road."""
     k = kind_of(st, st[pawn_at(leader(st, seat))])
@@ -428,13 +448,13 @@ def _target_mode(st, seat):
     return MODE_ROAD
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _count_sign(st, seat, deck, sign):
     """Karma cards of ``deck`` (1..3) in the seat's hand whose speed has ``sign``."""
     return hand_count(st, seat, (T_FAST if sign > 0 else T_SLOW) + deck - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _draw_choice(st, seat, style):
     """Always fill the hand: a transport while usable transports < min_transports,
     else the style's Karma deck; an undrawable choice -> the first drawable deck."""
@@ -454,9 +474,22 @@ def _draw_choice(st, seat, style):
     return first_drawable(st)
 
 
-@njit(cache=True)
-def _dead(st, seat, c, style):
-    """R22 for the heuristics: is hand card ``c`` dead?"""
+@njit(cache=True, forceinline=True)
+def _mode_in_reach(st, mode):
+    """Whether some pawn stands on the class of ``mode`` (train: a track, plane:
+    the sky) or next to its station or airport."""
+    cls = 1 if mode == MODE_TRAIN else 2
+    for s in range(st[N_SEATS]):
+        p = st[pawn_at(s)]
+        if cls_of(st, p) == cls or (st[near_station_at(st, p)] if mode == MODE_TRAIN else st[near_airport_at(st, p)]):
+            return True
+    return False
+
+
+@njit(cache=True, forceinline=True)
+def _dead(st, seat, c, style, reach):
+    """R22 for the heuristics: is hand card ``c`` dead?  ``reach`` (bit mode - 1:
+    train, plane) says for which mode _mode_in_reach holds, asked once per refill."""
     u = st[pawn_at(seat)]
     deck = card(st, c, C_DECK)
     if deck == D_TRANSPORT:
@@ -474,25 +507,26 @@ def _dead(st, seat, c, style):
         mode = deck - 1
         if hand_count(st, seat, T_CLASS + (M_TRAIN if mode == MODE_TRAIN else M_PLANE)) > 0:
             return False  # the hand holds a transport of that mode
-        cls = 1 if mode == MODE_TRAIN else 2
-        for s in range(st[N_SEATS]):
-            p = st[pawn_at(s)]
-            if cls_of(st, p) == cls or (
-                st[near_station_at(st, p)] if mode == MODE_TRAIN else st[near_airport_at(st, p)]
-            ):
-                return False
-        return True
+        return ((reach >> (mode - 1)) & 1) == 0
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _refill_choice(st, seat, style):
     """Discard every dead card; with none dead and no usable transport, the Karma
     card of least |speed| (ties: lowest id), or holding none, the slowest transport."""
     n = st[hand_n_at(seat)]
+    # which modes' Karma cards a pawn could still use: asked only for a mode whose
+    # Karma the hand holds without a transport of that mode (else _dead never looks)
+    w = st[hand_counts_at(seat, 0)]
+    reach = 0
+    for mode, cls in ((MODE_TRAIN, M_TRAIN), (MODE_PLANE, M_PLANE)):
+        held = count_in(w, T_PLAIN + mode) + count_in(w, T_ON_TOP + mode)
+        if held > 0 and count_in(w, T_CLASS + cls) == 0 and _mode_in_reach(st, mode):
+            reach |= 1 << (mode - 1)
     mask = np.int64(0)
     for i in range(n):
-        if _dead(st, seat, st[hand_at(seat, i)], style):
+        if _dead(st, seat, st[hand_at(seat, i)], style, reach):
             mask |= np.int64(1) << np.int64(i)
     if mask != 0 or _usable(st, seat) > 0:
         return mask
@@ -514,7 +548,7 @@ def _refill_choice(st, seat, style):
     return np.int64(1) << np.int64(best)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _threat(st, seat):
     """hunter: the active seat is no farther than this seat, or leads its opponents."""
     active = st[SEAT]
@@ -523,7 +557,7 @@ def _threat(st, seat):
     return theirs <= mine or leader(st, seat) == active
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def _spared(st, seat):
     """saboteur: the active seat is at least ``spare_behind`` spaces behind this
     seat (0: no seat is spared)."""
@@ -533,7 +567,7 @@ def _spared(st, seat):
     return togo(st, st[pawn_at(st[SEAT])]) - togo(st, st[pawn_at(seat)]) >= spare
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def skeleton(kind, seat, subject, st, style):
     """The shared heuristic (hunter, saboteur, racer)."""
     if kind == DRAW:

@@ -588,7 +588,7 @@ def karma_legal(st, c, slot):
     return slot == n and n < st[V_LIMIT]
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def has_legal_karma(st, seat):
     """Whether the seat holds a Karma card it may play on the vehicle (R11):
     an on_top card of a matching deck while the row has a slot, another one

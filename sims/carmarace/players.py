@@ -99,6 +99,7 @@ from sims.carmarace.state import (
     rule_at,
     slot_top_at,
     step_mask,
+    sure_next,
     table_index,
     table_value,
     togo,
@@ -364,10 +365,19 @@ def _round_attack(st, seat, least):
 
 @njit(cache=True, forceinline=True)
 def _move_choice(st, seat, u):
-    """NEXT: the legal next space of least V (ties: lowest index) if no worse than stopping."""
-    v = st[VEHICLE]
-    m = move_class(st, v)
+    """NEXT: the legal next space of least V (ties: lowest index) if no worse
+    than stopping; read from SURE_NEXT where the points left do not matter."""
+    m = move_class(st, st[VEHICLE])
     track, sky = stranded_flags(st, seat, NO_ANSWER)
+    sure = sure_next(st, table_index(m, track, sky), u, st[MV_ENTERED])
+    if sure != -2:
+        return sure
+    return move_by_values(st, u, m, track, sky)
+
+
+@njit(cache=True, forceinline=True)
+def move_by_values(st, u, m, track, sky):
+    """_move_choice from the value tables, whatever SURE_NEXT says (tests compare the two)."""
     r = st[MV_LEFT]
     mask = step_mask(st, m, u, st[MV_ENTERED])
     best = NO_ANSWER

@@ -177,6 +177,11 @@ CARDS = LAYOUT.placed("cards", ("n_cards", CARD_W), "the card table: C_* fields 
 VALUES = LAYOUT.placed(
     "values", (N_TABLES, "n_nodes", R_TABLE + 1), "the heuristics' value tables V(t, u, r), scaled by VSCALE"
 )
+SURE_NEXT = LAYOUT.placed(
+    "sure_next", (N_TABLES, "n_nodes"),
+    "the heuristics' NEXT answer at a space whatever the points left, per value table: "
+    "bits 32e.. hold it + 2 for a move that has (e = 1) or has not (0) entered the space; 0: it depends",
+)
 CELL = LAYOUT.placed("cell", ("n_nodes",), "each space's cell of the heatmap grid")
 
 PHASE = LAYOUT.dynamic("phase", (), "where the rules stand (kernel.PH_*)")
@@ -239,6 +244,7 @@ mask_at = MASK.index  # st[mask_at(st, m, entered, u)]
 launch_at = LAUNCH.index
 card_at = CARDS.index  # st[card_at(st, c, C_X)]
 values_at = VALUES.index  # st[values_at(st, t, u, r)]
+sure_next_at = SURE_NEXT.index  # st[sure_next_at(st, t, u)]
 cell_at = CELL.index
 slot_top_at = SLOT_TOP.index
 row_card_at = ROW_CARD.index
@@ -411,6 +417,7 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
     for region, (_, size) in tables.items():
         lay.place(region, size)
     lay.place(VALUES, N_TABLES * n * (R_TABLE + 1))
+    lay.place(SURE_NEXT, N_TABLES * n)
     image = lay.image()
     PARAMS.put(image, [p.encode(params[p.name]) for p in PARAM_DECLS])
     image[N_NODES] = n
@@ -429,6 +436,7 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
             region.put(image, t[name])
     CARDS.put(image, _card_table(t["cards"], bool(params["young_players"])))
     build_values(image)
+    build_sure_next(image)
     return image
 
 
@@ -720,4 +728,46 @@ def build_values(st):
                 st[values_at(st, t, u, r)] = best
 
 
+@njit(cache=True)
+def build_sure_next(st):
+    """SURE_NEXT[t][u]: where the heuristics' NEXT answer (players._move_choice)
+    does not depend on the points left, that answer, for a move that has not
+    entered ``u`` (bits 0..31) and one that has (bits 32..63), each + 2 (0: it
+    depends).  It is sure in two cases: no legal step (the answer is -1, stop),
+    and one legal step to ``w`` with value(w) <= value(u), since V(w, r) <=
+    value(w) for every r (a move may stop on w): the step is then no worse
+    than stopping, whatever the points left.  A NEXT question is asked at every
+    step of every move, and on the default map 252 of the 285 spaces have one
+    successor: most answers are then one read of this small table instead of
+    a read of the large value tables, whose rows a move meets one per step."""
+    n = st[N_NODES]
+    for t in range(N_TABLES):
+        m, ts, ss = table_flags(t)
+        for u in range(n):
+            word = np.int64(0)
+            for entered in range(2):
+                mask = step_mask(st, m, u, entered)
+                legal = 0
+                w = -1
+                for k in range(n_next(st, u)):
+                    if (mask >> k) & 1:
+                        legal += 1
+                        w = next_of(st, u, k)
+                sure = np.int64(0)
+                if legal == 0:
+                    sure = np.int64(1)  # -1 + 2: stop
+                elif legal == 1 and node_value(st, w, ts, ss) <= node_value(st, u, ts, ss):
+                    sure = w + 2
+                word |= sure << np.int64(32 * entered)
+            st[sure_next_at(st, t, u)] = word
+
+
+@njit(cache=True)
+def sure_next(st, t, u, entered):
+    """SURE_NEXT's answer for value table ``t`` at ``u`` (build_sure_next): the
+    next space or -1 (stop), or -2 when the answer depends on the points left."""
+    return ((st[sure_next_at(st, t, u)] >> (32 * entered)) & 0xFFFFFFFF) - 2
+
+
 assert MAX_SEATS == 6
+

@@ -6,6 +6,10 @@ default (stop drawing -- in setup and refill draws, which must happen, the
 first drawable deck --, ride the kept card, play nothing, pass, stop moving,
 no step, discard nothing).  All progress lives in the state's named regions (state.py), so
 the search player can copy a game in the middle of a karma round or a move.
+
+Speed: the state is the engine's unmanaged view and nothing is allocated per
+turn, so every function of the game is compiled without reference counting
+(``_nrt=False``: no pair of reference-count calls per function that takes the state).
 """
 
 from __future__ import annotations
@@ -186,7 +190,7 @@ PH_TURN_END = 13
 
 
 # --------------------------------------------------------------------------- trace helpers
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pile_data(st, first, n):
     """Data rows listing the draw pile of the deck whose first id is ``first``,
     top first (the top is its last card); six ids a row."""
@@ -199,7 +203,7 @@ def _pile_data(st, first, n):
         k += 6
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end(st, reason, winner):
     for s in range(st[N_SEATS]):
         st[togo_score_at(s)] = togo(st, st[pawn_at(s)])
@@ -208,21 +212,21 @@ def _end(st, reason, winner):
 
 
 # --------------------------------------------------------------------------- cards
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard(st, c):
     d = card(st, c, C_DECK)
     st[discard_at(st, st[deck_first_at(d)] + st[disc_n_at(d)])] = c
     st[disc_n_at(d)] += 1
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _count(st, seat, c, sign):
     """The hand's counts (state.HAND_COUNTS) gain (sign 1) or lose (-1) card ``c``."""
     for w in range(COUNT_WORDS):
         st[hand_counts_at(seat, w)] += sign * st[card_at(st, c, C_COUNTS + w)]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _hand_add(st, seat, c):
     """Insert ``c`` keeping the hand sorted by id."""
     i = st[hand_n_at(seat)]
@@ -234,7 +238,7 @@ def _hand_add(st, seat, c):
     _count(st, seat, c, 1)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _hand_remove(st, seat, c):
     """Take ``c``, a card of the seat's hand, out of it."""
     n = st[hand_n_at(seat)]
@@ -247,7 +251,7 @@ def _hand_remove(st, seat, c):
     _count(st, seat, c, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_hand(st, seat, c):
     for i in range(st[hand_n_at(seat)]):
         if st[hand_at(seat, i)] == c:
@@ -255,7 +259,7 @@ def _in_hand(st, seat, c):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _draw(st, seat, d, phase):
     """R7: draw the top card of deck ``d``, reshuffling its discard pile when the draw pile is empty."""
     first = st[deck_first_at(d)]
@@ -277,7 +281,7 @@ def _draw(st, seat, d, phase):
 
 
 # --------------------------------------------------------------------------- setup (R1-R5)
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _setup(st):
     n_seats = st[N_SEATS]
     n_lot = st[N_LOT]
@@ -355,7 +359,7 @@ def _setup(st):
 
 
 # --------------------------------------------------------------------------- the ride
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _start_ride(st, c, kept):
     seat = st[SEAT]
     st[VEHICLE] = c
@@ -369,7 +373,7 @@ def _start_ride(st, c, kept):
     st[PHASE] = PH_OWN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _leave(st, seat):
     c = st[kept_at(seat)]
     st[kept_at(seat)] = -1
@@ -378,14 +382,14 @@ def _leave(st, seat):
     write_leave(st, seat, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _no_ride(st):
     st[VEHICLE] = -1
     write_transport(st, st[SEAT], -1, 0, -1)
     st[PHASE] = PH_REFILL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_karma(st, seat, c, slot):
     """Put Karma card ``c`` on the row (R11, R12); returns True when it ends the ride (R13)."""
     _hand_remove(st, seat, c)
@@ -403,7 +407,7 @@ def _play_karma(st, seat, c, slot):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _land(st, c):
     """R13: the active pawn moves to its space's closest road or track; the ride ends."""
     seat = st[SEAT]
@@ -453,7 +457,7 @@ def _land(st, c):
     st[PHASE] = PH_CLEANUP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _removals(st):
     """R15: each slot topped by a removal card resolves, left to right, skipping removed slots."""
     seat = st[SEAT]
@@ -498,7 +502,7 @@ def _removals(st):
                             k6 += 1
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _start_move(st):
     seat = st[SEAT]
     v = st[VEHICLE]
@@ -515,7 +519,7 @@ def _start_move(st):
     st[PHASE] = PH_MOVE
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _step_to(st, w, roll):
     """One step of the move; True when it reaches the Convention (R20)."""
     seat = st[SEAT]
@@ -532,7 +536,7 @@ def _step_to(st, w, roll):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cleanup(st):
     """R21: the vehicle and every card of its row to the discard piles, in the
     trace's order, but for a Taxi/Bus with stays left or a plane still aloft."""
@@ -582,7 +586,7 @@ def _cleanup(st):
 
 
 # --------------------------------------------------------------------------- advance
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(st):
     """Run the rules until a seat must decide or the game ends."""
     if st[DECIDER] >= 0 or st[END_REASON] >= 0:
@@ -701,7 +705,7 @@ def advance(st):
             st[PHASE] = PH_TURN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _refill(st, seat, mask):
     """R22: discard the hand cards of ``mask`` (bits over hand positions), then draw as many."""
     n = st[hand_n_at(seat)]
@@ -734,7 +738,7 @@ def _refill(st, seat, mask):
 
 
 # --------------------------------------------------------------------------- apply
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(st, answer):
     """Resolve the pending decision with ``answer`` (an illegal one: the safe default)."""
     seat = st[DECIDER]
@@ -838,7 +842,7 @@ def apply(st, answer):
 
 
 # --------------------------------------------------------------------------- search
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add(out, n, a):
     """Append answer ``a`` unless already listed; the new count."""
     for i in range(n):
@@ -848,7 +852,7 @@ def _add(out, n, a):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def candidates(st, out):
     """What mc compares: every legal answer where a choice shapes the race (ride,
     transport, own Karma, a karma play or pass, up to MAX_CANDIDATES), the
@@ -898,7 +902,7 @@ def candidates(st, out):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinize(st, seat):
     """Resample what ``seat`` cannot know: the order of every draw pile and the
     other seats' hands, keeping how many cards of each deck each hand holds
@@ -947,7 +951,7 @@ def determinize(st, seat):
             st[hand_at(s, j)] = x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(st, seat):
     """A win is worth VALUE_SCALE, a loss 0; a cut playout 500 + 10 per space
     this seat is ahead of its nearest opponent (togo), within 1..999."""
@@ -963,7 +967,7 @@ def evaluate(st, seat):
     return min(VALUE_SCALE - 1, max(1, VALUE_SCALE // 2 + 10 * (best - own)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def standing(st, seat):
     """Who is ahead, for the game-feel counters: the distance the seat's car
     has left to the finish (togo), negated: the nearest car leads."""

@@ -114,7 +114,7 @@ NO_ANSWER = np.int64(-1)
 
 
 # --------------------------------------------------------------------------- values
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def stranded_flags(st, seat, without):
     """(track spaces stranded, sky spaces stranded) for ``hand'`` = the seat's hand
     less card ``without`` (a card of that hand, or -1: the whole hand): a track
@@ -130,7 +130,7 @@ def stranded_flags(st, seat, without):
     return track, sky
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _legal_face(st, m, u, w):
     mask = step_mask(st, m, u, 1)
     for k in range(n_next(st, u)):
@@ -139,7 +139,7 @@ def _legal_face(st, m, u, w):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def entered_value(st, m, track, sky, u, r):
     """V(c, u, r, entered=true) for a vehicle of movement class ``m``: a look-up
     in the value tables, inlined where a move is weighed (a speed beyond
@@ -149,7 +149,7 @@ def entered_value(st, m, track, sky, u, r):
     return _entered_beyond(st, m, track, sky, u, r)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _entered_beyond(st, m, track, sky, u, r):
     """entered_value for r > R_TABLE: the tables' recursion, one step at a time."""
     own = node_value(st, u, track, sky)
@@ -182,7 +182,7 @@ def _entered_beyond(st, m, track, sky, u, r):
     return min(own, go)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def start_value(st, c, u, r, track, sky):
     """V(c, u, r, entered=false): a move that starts on ``u`` (a Stop there does
     not stop it; at an arrow it chooses its branch)."""
@@ -200,7 +200,7 @@ def start_value(st, c, u, r, track, sky):
     return best
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def leader(st, seat):
     """The seat's leading opponent: least togo (ties: the lowest seat)."""
     best = -1
@@ -219,7 +219,7 @@ def leader(st, seat):
 # ``skeleton`` into ``heuristics``: a decision is one call from the engine's
 # loop instead of three or four nested ones, each passing the state array (its
 # seven fields) and reloading what its caller had just read.
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _transport_choice(st, seat):
     """The playable hand card of least V (ties: lower effective limit, lower id),
     played iff its value beats staying put; -1 otherwise."""
@@ -245,7 +245,7 @@ def _transport_choice(st, seat):
     return NO_ANSWER
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _ride_choice(st, seat, kept):
     """Ride the kept Taxi/Bus unless a playable hand card does strictly better."""
     u = st[pawn_at(seat)]
@@ -261,7 +261,7 @@ def _ride_choice(st, seat, kept):
     return 1
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _own_karma_choice(st, seat):
     """The plain card of highest positive speed (ties: lowest id)."""
     best = NO_ANSWER
@@ -277,7 +277,7 @@ def _own_karma_choice(st, seat):
     return best
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _gain(st, c, slot):
     """What a play adds to the vehicle's speed as the row stands (land: not used)."""
     e = effect_of(st, c)
@@ -294,7 +294,7 @@ def _gain(st, c, slot):
     return sp
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _karma_matches(st, c):
     if card(st, c, C_DECK) == D_TRANSPORT:
         return False
@@ -303,7 +303,7 @@ def _karma_matches(st, c):
     return True
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _round_own(st, seat):
     """On its own vehicle: the legal play of largest gain > 0 (ties: lowest id, slot)."""
     best = NO_ANSWER
@@ -330,7 +330,7 @@ def _round_own(st, seat):
     return best
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _round_attack(st, seat, least):
     """On another seat's vehicle: the play that slows it most, if by more than
     ``least`` speed points (0: any slowing), else pass."""
@@ -363,7 +363,7 @@ def _round_attack(st, seat, least):
     return best
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _move_choice(st, seat, u):
     """NEXT: the legal next space of least V (ties: lowest index) if no worse
     than stopping; read from SURE_NEXT where the points left do not matter."""
@@ -375,7 +375,7 @@ def _move_choice(st, seat, u):
     return move_by_values(st, u, m, track, sky)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_by_values(st, u, m, track, sky):
     """_move_choice from the value tables, whatever SURE_NEXT says (tests compare the two)."""
     r = st[MV_LEFT]
@@ -394,7 +394,7 @@ def move_by_values(st, u, m, track, sky):
     return NO_ANSWER
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _go_on_choice(st, seat, u):
     """GO_ON: go on iff the mean over the die's faces is no worse than stopping."""
     m = move_class(st, st[VEHICLE])
@@ -411,7 +411,7 @@ def _go_on_choice(st, seat, u):
     return 1 if total <= 6 * own else 0
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _step_choice(st, seat, u):
     """R14: always step, to the option of least togo (ties: lowest index)."""
     best = NO_ANSWER
@@ -423,14 +423,14 @@ def _step_choice(st, seat, u):
     return best
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _usable(st, seat):
     """Hand transports playable from the pawn's space, +1 for a card kept in front."""
     n = 1 if st[kept_at(seat)] >= 0 else 0
     return n + playable_in_hand(st, seat, st[pawn_at(seat)])
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _own_mode(st, seat):
     """The kept card's mode, else the fastest playable hand transport's (ties: lowest id), else road."""
     kept = st[kept_at(seat)]
@@ -447,7 +447,7 @@ def _own_mode(st, seat):
     return MODE_ROAD if best < 0 else card(st, best, C_MODE)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _target_mode(st, seat):
     """The leader's space: sky or airport -> plane, track or station -> train, else road."""
     k = kind_of(st, st[pawn_at(leader(st, seat))])
@@ -458,13 +458,13 @@ def _target_mode(st, seat):
     return MODE_ROAD
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _count_sign(st, seat, deck, sign):
     """Karma cards of ``deck`` (1..3) in the seat's hand whose speed has ``sign``."""
     return hand_count(st, seat, (T_FAST if sign > 0 else T_SLOW) + deck - 1)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _draw_choice(st, seat, style):
     """Always fill the hand: a transport while usable transports < min_transports,
     else the style's Karma deck; an undrawable choice -> the first drawable deck."""
@@ -484,7 +484,7 @@ def _draw_choice(st, seat, style):
     return first_drawable(st)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _mode_in_reach(st, mode):
     """Whether some pawn stands on the class of ``mode`` (train: a track, plane:
     the sky) or next to its station or airport."""
@@ -496,7 +496,7 @@ def _mode_in_reach(st, mode):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _dead(st, seat, c, style, reach):
     """R22 for the heuristics: is hand card ``c`` dead?  ``reach`` (bit mode - 1:
     train, plane) says for which mode _mode_in_reach holds, asked once per refill."""
@@ -521,7 +521,7 @@ def _dead(st, seat, c, style, reach):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _refill_choice(st, seat, style):
     """Discard every dead card; with none dead and no usable transport, the Karma
     card of least |speed| (ties: lowest id), or holding none, the slowest transport."""
@@ -558,7 +558,7 @@ def _refill_choice(st, seat, style):
     return np.int64(1) << np.int64(best)
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _threat(st, seat):
     """hunter: the active seat is no farther than this seat, or leads its opponents."""
     active = st[SEAT]
@@ -567,7 +567,7 @@ def _threat(st, seat):
     return theirs <= mine or leader(st, seat) == active
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _spared(st, seat):
     """saboteur: the active seat is at least ``spare_behind`` spaces behind this
     seat (0: no seat is spared)."""
@@ -577,7 +577,7 @@ def _spared(st, seat):
     return togo(st, st[pawn_at(st[SEAT])]) - togo(st, st[pawn_at(seat)]) >= spare
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def skeleton(kind, seat, subject, st, style):
     """The shared heuristic (hunter, saboteur, racer)."""
     if kind == DRAW:
@@ -607,26 +607,26 @@ def skeleton(kind, seat, subject, st, style):
     return _refill_choice(st, seat, style)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hunter(kind, seat, subject, st):
     """Races, and attacks only a threat: a seat no farther than itself, or its leading opponent."""
     return skeleton(kind, seat, subject, st, HUNTER)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def saboteur(kind, seat, subject, st):
     """Races, and slows down every other seat's vehicle it can."""
     return skeleton(kind, seat, subject, st, SABOTEUR)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def racer(kind, seat, subject, st):
     """Races: never plays against another seat, drops its attack cards."""
     return skeleton(kind, seat, subject, st, RACER)
 
 
 # --------------------------------------------------------------------------- random
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _uniform_karma(st, seat, own):
     """A uniform legal play, or -1 (own karma: a card or none; round: a (card, slot) or pass)."""
     n = st[N_SLOTS]
@@ -657,7 +657,7 @@ def _uniform_karma(st, seat, own):
     return NO_ANSWER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_player(kind, seat, subject, st):
     """Uniform among the legal answers (fills its hand, never stops a move early)."""
     if kind == DRAW:
@@ -779,7 +779,7 @@ PLAYERS = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristics(index, kind, seat, subject, st):
     """The built-in players as one switch on their index in PLAYERS."""
     if index <= RACER:  # one call of the shared skeleton, the style being the index (compiles once)

@@ -441,96 +441,96 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
 
 
 # --------------------------------------------------------------------------- board and card helpers
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def togo(st, node):
     """Spaces still to go from ``node`` without boarding anything (b.1)."""
     return st[togo_at(st, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def visit(st, node):
     """A pawn entered ``node``: one more in its heatmap cell."""
     st[heat_cell_at(st, st[cell_at(st, node)])] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kind_of(st, node):
     return st[kind_at(st, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cls_of(st, node):
     return st[cls_at(st, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def n_next(st, node):
     return st[n_next_at(st, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_of(st, node, k):
     return st[next_at(st, node, k)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gps_of(st, node, face):
     """The arrow's space for die face ``face`` + 1, or -1 when ``node`` is no arrow."""
     return st[gps_at(st, node, face)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card(st, c, field):
     return st[card_at(st, c, field)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def young(st):
     return st[rule_at(P_YOUNG_PLAYERS)] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def effect_of(st, c):
     """A Karma card's effect as played (R24: none for young players)."""
     return st[card_at(st, c, C_PLAYED)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_transport(st, c):
     return st[card_at(st, c, C_DECK)] == D_TRANSPORT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_class(st, c):
     """The movement class of transport card ``c`` (R17; R24 turns tracks and ignores_stops off)."""
     return st[card_at(st, c, C_CLASS)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_mask(st, m, node, entered):
     """Bits over ``node``'s next list: the legal steps of class ``m`` (R17, R18)."""
     return st[mask_at(st, m, entered, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playable(st, c, node):
     """R8: a transport card is playable when it has a legal first step from ``node``."""
     return ((st[launch_at(st, node)] >> (4 * st[card_at(st, c, C_CLASS)])) & 1) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_count(st, seat, t):
     """How many cards of kind ``t`` (T_*) the seat's hand holds."""
     return (st[hand_counts_at(seat, t >> 4)] >> (4 * (t & 15))) & 15
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_in(word, t):
     """Counter ``t`` (< 16: the first word's) of a word of hand counts."""
     return (word >> (4 * t)) & 15
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playable_in_hand(st, seat, node):
     """How many of the seat's hand transports are playable from ``node`` (R8):
     the hand's counter of each movement class that has a first step there."""
@@ -541,31 +541,31 @@ def playable_in_hand(st, seat, node):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def effective_limit(st, c):
     """max(0, printed limit + karma_limit_delta) (R11)."""
     return max(0, card(st, c, C_LIMIT) + st[rule_at(P_KARMA_LIMIT_DELTA)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep_of(st, c):
     if st[rule_at(P_YOUNG_PLAYERS)] or card(st, c, C_MODE) != MODE_ROAD:
         return 0
     return card(st, c, C_KEEP)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_card(st, seat, i):
     return st[hand_at(seat, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_drawable(st, d):
     """R7: a deck is drawable when its draw pile or its discard pile holds a card."""
     return st[draw_n_at(d)] > 0 or st[disc_n_at(d)] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def any_drawable(st):
     for d in range(4):
         if st[draw_n_at(d)] > 0 or st[disc_n_at(d)] > 0:
@@ -573,7 +573,7 @@ def any_drawable(st):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_drawable(st):
     """The fallback deck: the first drawable of transport, road, train, plane (-1: none)."""
     for d in range(4):
@@ -582,7 +582,7 @@ def first_drawable(st):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def karma_legal(st, c, slot):
     """R11: may Karma card ``c`` go on the ridden vehicle at ``slot`` (N_SLOTS: a new slot)?"""
     v = st[VEHICLE]
@@ -596,7 +596,7 @@ def karma_legal(st, c, slot):
     return slot == n and n < st[V_LIMIT]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def has_legal_karma(st, seat):
     """Whether the seat holds a Karma card it may play on the vehicle (R11):
     an on_top card of a matching deck while the row has a slot, another one
@@ -613,7 +613,7 @@ def has_legal_karma(st, seat):
     return (on_top > 0 and n > 0) or (plain > 0 and n < st[V_LIMIT])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_step_option(st, node, w):
     """R14: may a Good-Karma step go from ``node`` to ``w``?  From an arrow to any
     gps entry; from a road-class space, station or airport to a road-class
@@ -634,7 +634,7 @@ def is_step_option(st, node, w):
     return cls_of(st, w) == ROAD_CLASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_step_option(st, node):
     for j in range(n_next(st, node)):
         if is_step_option(st, node, next_of(st, node, j)):
@@ -643,7 +643,7 @@ def has_step_option(st, node):
 
 
 # --------------------------------------------------------------------------- heuristic values
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_index(m, track_stranded, sky_stranded):
     """The value table of movement class ``m`` with the given stranded flags."""
     if m <= M_ROAD_IGNORES:
@@ -657,7 +657,7 @@ def table_index(m, track_stranded, sky_stranded):
     return 8 + sky_stranded
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_flags(t):
     """(class, track spaces stranded, sky spaces stranded) of value table ``t``."""
     if t <= 1:
@@ -671,7 +671,7 @@ def table_flags(t):
     return M_PLANE, 0, t - 8
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def node_value(st, u, track_stranded, sky_stranded):
     """value(u) scaled by VSCALE: togo, +10 on a stranded track or sky space."""
     v = st[togo_at(st, u)]
@@ -681,13 +681,13 @@ def node_value(st, u, track_stranded, sky_stranded):
     return v * VSCALE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_value(st, t, u, r):
     """V(c, u, r, entered=true) of value table ``t`` (r <= R_TABLE)."""
     return st[values_at(st, t, u, r)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_values(st):
     """VALUES[t][u][r] = V(c, u, r, entered) for every table, space and r <= R_TABLE
     (players.py, section (e) of the spec): min(value(u), GO); GO over the legal
@@ -728,7 +728,7 @@ def build_values(st):
                 st[values_at(st, t, u, r)] = best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_sure_next(st):
     """SURE_NEXT[t][u]: where the heuristics' NEXT answer (players._move_choice)
     does not depend on the points left, that answer, for a move that has not
@@ -762,7 +762,7 @@ def build_sure_next(st):
             st[sure_next_at(st, t, u)] = word
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sure_next(st, t, u, entered):
     """SURE_NEXT's answer for value table ``t`` at ``u`` (build_sure_next): the
     next space or -1 (stop), or -2 when the answer depends on the points left."""

@@ -7,9 +7,13 @@ first drawable deck --, ride the kept card, play nothing, pass, stop moving,
 no step, discard nothing).  All progress lives in the state's named regions (state.py), so
 the search player can copy a game in the middle of a karma round or a move.
 
-Speed: the state is the engine's unmanaged view and nothing is allocated per
-turn, so every function of the game is compiled without reference counting
-(``_nrt=False``: no pair of reference-count calls per function that takes the state).
+Speed (docs/speed-history.md, "Carmarace's kernel"): the state is the engine's
+unmanaged view and nothing is allocated per turn, so every function of the game
+is compiled without reference counting (``_nrt=False``: no pair of reference-count
+calls per function that takes the state).  ``apply`` asks the next question
+itself where it is the next step of a move or the next draw (``_ask_step``,
+``_ask_draw``, which ``_advance`` uses too), and ``advance`` is then one test
+inlined into the engine's loops: no call for most decisions.
 """
 
 from __future__ import annotations
@@ -586,11 +590,54 @@ def _cleanup(st):
 
 
 # --------------------------------------------------------------------------- advance
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
+def _ask_draw(st, seat, phase):
+    """R6, R22: the seat's next draw of the draw phase or the refill, if it may draw
+    (True: asked)."""
+    if phase == SUB_DRAW:
+        may = st[hand_n_at(seat)] < st[HAND_LIMIT]
+    else:
+        may = st[REFILL_LEFT] > 0
+    if may and any_drawable(st):
+        ask(st, seat, DRAW, phase)
+        return True
+    st[PHASE] = PH_TRANSPORT if phase == SUB_DRAW else PH_TURN_END
+    return False
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _ask_step(st):
+    """R17-R20: the move's next question (GO_ON on an arrow entered, else NEXT),
+    or its end (True: asked)."""
+    u = st[MV_AT]
+    if st[MV_LEFT] <= 0 or u == st[CONVENTION]:
+        st[PHASE] = PH_CLEANUP
+        return False
+    entered = st[MV_ENTERED]
+    if step_mask(st, move_class(st, st[VEHICLE]), u, entered) == 0:
+        st[PHASE] = PH_CLEANUP
+        return False
+    if entered and gps_of(st, u, 0) >= 0:
+        ask(st, st[SEAT], GO_ON, u)
+    else:
+        ask(st, st[SEAT], NEXT, u)
+    return True
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def advance(st):
-    """Run the rules until a seat must decide or the game ends."""
-    if st[DECIDER] >= 0 or st[END_REASON] >= 0:
-        return  # a decision is pending, or the game is over
+    """Run the rules until a seat must decide or the game ends.
+
+    Inlined into the engine's loops: when ``apply`` has already asked the next
+    question (the next step of a move, the next draw of a draw phase: the
+    questions of most decisions), this is one test and no call."""
+    if st[DECIDER] < 0 and st[END_REASON] < 0:
+        _advance(st)
+
+
+@njit(cache=True, _nrt=False)
+def _advance(st):
+    """advance's rules, from a state with no decision pending."""
     n_seats = st[N_SEATS]
     while True:
         ph = st[PHASE]
@@ -614,11 +661,8 @@ def advance(st):
             write_turn(st, seat, st[pawn_at(seat)])
             st[PHASE] = PH_DRAW
         elif ph == PH_DRAW:
-            seat = st[SEAT]
-            if st[hand_n_at(seat)] < st[HAND_LIMIT] and any_drawable(st):
-                ask(st, seat, DRAW, SUB_DRAW)
+            if _ask_draw(st, st[SEAT], SUB_DRAW):
                 return
-            st[PHASE] = PH_TRANSPORT
         elif ph == PH_TRANSPORT:
             seat = st[SEAT]
             u = st[pawn_at(seat)]
@@ -672,19 +716,8 @@ def advance(st):
             _removals(st)
             _start_move(st)
         elif ph == PH_MOVE:
-            u = st[MV_AT]
-            if st[MV_LEFT] <= 0 or u == st[CONVENTION]:
-                st[PHASE] = PH_CLEANUP
-                continue
-            entered = st[MV_ENTERED]
-            if step_mask(st, move_class(st, st[VEHICLE]), u, entered) == 0:
-                st[PHASE] = PH_CLEANUP
-                continue
-            if entered and gps_of(st, u, 0) >= 0:
-                ask(st, st[SEAT], GO_ON, u)
+            if _ask_step(st):
                 return
-            ask(st, st[SEAT], NEXT, u)
-            return
         elif ph == PH_CLEANUP:
             _cleanup(st)
         elif ph == PH_REFILL:
@@ -694,10 +727,8 @@ def advance(st):
                 return
             _refill(st, seat, np.int64(0))
         elif ph == PH_REFILL_DRAW:
-            if st[REFILL_LEFT] > 0 and any_drawable(st):
-                ask(st, st[SEAT], DRAW, SUB_REFILL)
+            if _ask_draw(st, st[SEAT], SUB_REFILL):
                 return
-            st[PHASE] = PH_TURN_END
         else:  # PH_TURN_END
             if st[TURN] >= st[rule_at(P_MAX_TURNS)]:
                 _end(st, END_TURN_LIMIT, NO_WINNER)
@@ -757,6 +788,8 @@ def apply(st, answer):
         _draw(st, seat, d, phase)
         if phase == SUB_REFILL:
             st[REFILL_LEFT] -= 1
+        if phase != SUB_SETUP:
+            _ask_draw(st, seat, phase)  # the next draw asked here: advance has nothing to do
     elif kind == RIDE:
         if answer == 0:
             _leave(st, seat)  # then the player acts as without a kept card (PH_TRANSPORT)
@@ -818,7 +851,8 @@ def apply(st, answer):
                 if next_of(st, u, k) == w and (mask >> k) & 1:
                     legal = True
             if legal:
-                _step_to(st, w, roll)
+                if not _step_to(st, w, roll):
+                    _ask_step(st)
             else:
                 # the die names a space this vehicle cannot use (a user's map): the move
                 # ends on the arrow; the roll is still in the trace
@@ -834,7 +868,8 @@ def apply(st, answer):
             if next_of(st, u, k) == answer and (mask >> k) & 1:
                 legal = True
         if legal and not (st[MV_ENTERED] and gps_of(st, u, 0) >= 0):
-            _step_to(st, answer, 0)
+            if not _step_to(st, answer, 0):
+                _ask_step(st)  # the move's next question asked here: advance has nothing to do
         else:
             st[PHASE] = PH_CLEANUP
     else:  # REFILL

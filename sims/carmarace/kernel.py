@@ -6,6 +6,14 @@ default (stop drawing -- in setup and refill draws, which must happen, the
 first drawable deck --, ride the kept card, play nothing, pass, stop moving,
 no step, discard nothing).  All progress lives in the state's named regions (state.py), so
 the search player can copy a game in the middle of a karma round or a move.
+
+Speed (docs/speed-history.md, "Carmarace's kernel"): the state is the engine's
+unmanaged view and nothing is allocated per turn, so every function of the game
+is compiled without reference counting (``_nrt=False``: no pair of reference-count
+calls per function that takes the state).  ``apply`` asks the next question
+itself where it is the next step of a move or the next draw (``_ask_step``,
+``_ask_draw``, which ``_advance`` uses too), and ``advance`` is then one test
+inlined into the engine's loops: no call for most decisions.
 """
 
 from __future__ import annotations
@@ -69,8 +77,10 @@ from sims.carmarace.params import (
 from sims.carmarace.state import (
     C_DECK,
     C_MODE,
+    C_COUNTS,
     C_SPEED,
     CARD_SLOT,
+    COUNT_WORDS,
     CONVENTION,
     D_TRANSPORT,
     DRAW,
@@ -118,6 +128,7 @@ from sims.carmarace.state import (
     VEHICLE,
     any_drawable,
     card,
+    card_at,
     deck_drawable,
     deck_first_at,
     deck_size_at,
@@ -130,6 +141,7 @@ from sims.carmarace.state import (
     first_drawable,
     gps_of,
     hand_at,
+    hand_counts_at,
     hand_n_at,
     has_legal_karma,
     has_step_option,
@@ -148,6 +160,7 @@ from sims.carmarace.state import (
     number_at,
     pawn_at,
     playable,
+    playable_in_hand,
     row_card_at,
     row_slot_at,
     rule_at,
@@ -181,7 +194,7 @@ PH_TURN_END = 13
 
 
 # --------------------------------------------------------------------------- trace helpers
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _pile_data(st, first, n):
     """Data rows listing the draw pile of the deck whose first id is ``first``,
     top first (the top is its last card); six ids a row."""
@@ -194,7 +207,7 @@ def _pile_data(st, first, n):
         k += 6
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end(st, reason, winner):
     for s in range(st[N_SEATS]):
         st[togo_score_at(s)] = togo(st, st[pawn_at(s)])
@@ -203,14 +216,21 @@ def _end(st, reason, winner):
 
 
 # --------------------------------------------------------------------------- cards
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _discard(st, c):
     d = card(st, c, C_DECK)
     st[discard_at(st, st[deck_first_at(d)] + st[disc_n_at(d)])] = c
     st[disc_n_at(d)] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
+def _count(st, seat, c, sign):
+    """The hand's counts (state.HAND_COUNTS) gain (sign 1) or lose (-1) card ``c``."""
+    for w in range(COUNT_WORDS):
+        st[hand_counts_at(seat, w)] += sign * st[card_at(st, c, C_COUNTS + w)]
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def _hand_add(st, seat, c):
     """Insert ``c`` keeping the hand sorted by id."""
     i = st[hand_n_at(seat)]
@@ -219,10 +239,12 @@ def _hand_add(st, seat, c):
         i -= 1
     st[hand_at(seat, i)] = c
     st[hand_n_at(seat)] += 1
+    _count(st, seat, c, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _hand_remove(st, seat, c):
+    """Take ``c``, a card of the seat's hand, out of it."""
     n = st[hand_n_at(seat)]
     i = 0
     while i < n and st[hand_at(seat, i)] != c:
@@ -230,9 +252,10 @@ def _hand_remove(st, seat, c):
     for j in range(i, n - 1):
         st[hand_at(seat, j)] = st[hand_at(seat, j + 1)]
     st[hand_n_at(seat)] = n - 1
+    _count(st, seat, c, -1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _in_hand(st, seat, c):
     for i in range(st[hand_n_at(seat)]):
         if st[hand_at(seat, i)] == c:
@@ -240,7 +263,7 @@ def _in_hand(st, seat, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _draw(st, seat, d, phase):
     """R7: draw the top card of deck ``d``, reshuffling its discard pile when the draw pile is empty."""
     first = st[deck_first_at(d)]
@@ -262,7 +285,7 @@ def _draw(st, seat, d, phase):
 
 
 # --------------------------------------------------------------------------- setup (R1-R5)
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _setup(st):
     n_seats = st[N_SEATS]
     n_lot = st[N_LOT]
@@ -340,7 +363,7 @@ def _setup(st):
 
 
 # --------------------------------------------------------------------------- the ride
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _start_ride(st, c, kept):
     seat = st[SEAT]
     st[VEHICLE] = c
@@ -354,7 +377,7 @@ def _start_ride(st, c, kept):
     st[PHASE] = PH_OWN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _leave(st, seat):
     c = st[kept_at(seat)]
     st[kept_at(seat)] = -1
@@ -363,14 +386,14 @@ def _leave(st, seat):
     write_leave(st, seat, c)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _no_ride(st):
     st[VEHICLE] = -1
     write_transport(st, st[SEAT], -1, 0, -1)
     st[PHASE] = PH_REFILL
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _play_karma(st, seat, c, slot):
     """Put Karma card ``c`` on the row (R11, R12); returns True when it ends the ride (R13)."""
     _hand_remove(st, seat, c)
@@ -388,7 +411,7 @@ def _play_karma(st, seat, c, slot):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _land(st, c):
     """R13: the active pawn moves to its space's closest road or track; the ride ends."""
     seat = st[SEAT]
@@ -438,7 +461,7 @@ def _land(st, c):
     st[PHASE] = PH_CLEANUP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _removals(st):
     """R15: each slot topped by a removal card resolves, left to right, skipping removed slots."""
     seat = st[SEAT]
@@ -483,7 +506,7 @@ def _removals(st):
                             k6 += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _start_move(st):
     seat = st[SEAT]
     v = st[VEHICLE]
@@ -500,7 +523,7 @@ def _start_move(st):
     st[PHASE] = PH_MOVE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _step_to(st, w, roll):
     """One step of the move; True when it reaches the Convention (R20)."""
     seat = st[SEAT]
@@ -517,7 +540,7 @@ def _step_to(st, w, roll):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _cleanup(st):
     """R21: the vehicle and every card of its row to the discard piles, in the
     trace's order, but for a Taxi/Bus with stays left or a plane still aloft."""
@@ -567,11 +590,54 @@ def _cleanup(st):
 
 
 # --------------------------------------------------------------------------- advance
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
+def _ask_draw(st, seat, phase):
+    """R6, R22: the seat's next draw of the draw phase or the refill, if it may draw
+    (True: asked)."""
+    if phase == SUB_DRAW:
+        may = st[hand_n_at(seat)] < st[HAND_LIMIT]
+    else:
+        may = st[REFILL_LEFT] > 0
+    if may and any_drawable(st):
+        ask(st, seat, DRAW, phase)
+        return True
+    st[PHASE] = PH_TRANSPORT if phase == SUB_DRAW else PH_TURN_END
+    return False
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _ask_step(st):
+    """R17-R20: the move's next question (GO_ON on an arrow entered, else NEXT),
+    or its end (True: asked)."""
+    u = st[MV_AT]
+    if st[MV_LEFT] <= 0 or u == st[CONVENTION]:
+        st[PHASE] = PH_CLEANUP
+        return False
+    entered = st[MV_ENTERED]
+    if step_mask(st, move_class(st, st[VEHICLE]), u, entered) == 0:
+        st[PHASE] = PH_CLEANUP
+        return False
+    if entered and gps_of(st, u, 0) >= 0:
+        ask(st, st[SEAT], GO_ON, u)
+    else:
+        ask(st, st[SEAT], NEXT, u)
+    return True
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
 def advance(st):
-    """Run the rules until a seat must decide or the game ends."""
-    if st[DECIDER] >= 0 or st[END_REASON] >= 0:
-        return  # a decision is pending, or the game is over
+    """Run the rules until a seat must decide or the game ends.
+
+    Inlined into the engine's loops: when ``apply`` has already asked the next
+    question (the next step of a move, the next draw of a draw phase: the
+    questions of most decisions), this is one test and no call."""
+    if st[DECIDER] < 0 and st[END_REASON] < 0:
+        _advance(st)
+
+
+@njit(cache=True, _nrt=False)
+def _advance(st):
+    """advance's rules, from a state with no decision pending."""
     n_seats = st[N_SEATS]
     while True:
         ph = st[PHASE]
@@ -595,11 +661,8 @@ def advance(st):
             write_turn(st, seat, st[pawn_at(seat)])
             st[PHASE] = PH_DRAW
         elif ph == PH_DRAW:
-            seat = st[SEAT]
-            if st[hand_n_at(seat)] < st[HAND_LIMIT] and any_drawable(st):
-                ask(st, seat, DRAW, SUB_DRAW)
+            if _ask_draw(st, st[SEAT], SUB_DRAW):
                 return
-            st[PHASE] = PH_TRANSPORT
         elif ph == PH_TRANSPORT:
             seat = st[SEAT]
             u = st[pawn_at(seat)]
@@ -615,13 +678,7 @@ def advance(st):
                     return
                 else:
                     _leave(st, seat)
-            found = False
-            for i in range(st[hand_n_at(seat)]):
-                c = st[hand_at(seat, i)]
-                if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
-                    found = True
-                    break
-            if found:
+            if playable_in_hand(st, seat, u) > 0:
                 ask(st, seat, TRANSPORT, u)
                 return
             _no_ride(st)
@@ -659,19 +716,8 @@ def advance(st):
             _removals(st)
             _start_move(st)
         elif ph == PH_MOVE:
-            u = st[MV_AT]
-            if st[MV_LEFT] <= 0 or u == st[CONVENTION]:
-                st[PHASE] = PH_CLEANUP
-                continue
-            entered = st[MV_ENTERED]
-            if step_mask(st, move_class(st, st[VEHICLE]), u, entered) == 0:
-                st[PHASE] = PH_CLEANUP
-                continue
-            if entered and gps_of(st, u, 0) >= 0:
-                ask(st, st[SEAT], GO_ON, u)
+            if _ask_step(st):
                 return
-            ask(st, st[SEAT], NEXT, u)
-            return
         elif ph == PH_CLEANUP:
             _cleanup(st)
         elif ph == PH_REFILL:
@@ -681,10 +727,8 @@ def advance(st):
                 return
             _refill(st, seat, np.int64(0))
         elif ph == PH_REFILL_DRAW:
-            if st[REFILL_LEFT] > 0 and any_drawable(st):
-                ask(st, st[SEAT], DRAW, SUB_REFILL)
+            if _ask_draw(st, st[SEAT], SUB_REFILL):
                 return
-            st[PHASE] = PH_TURN_END
         else:  # PH_TURN_END
             if st[TURN] >= st[rule_at(P_MAX_TURNS)]:
                 _end(st, END_TURN_LIMIT, NO_WINNER)
@@ -692,7 +736,7 @@ def advance(st):
             st[PHASE] = PH_TURN
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _refill(st, seat, mask):
     """R22: discard the hand cards of ``mask`` (bits over hand positions), then draw as many."""
     n = st[hand_n_at(seat)]
@@ -710,6 +754,7 @@ def _refill(st, seat, mask):
         c = st[hand_at(seat, i)]
         if (mask >> i) & 1:
             _discard(st, c)
+            _count(st, seat, c, -1)
             if record:
                 if k % 6 == 0:
                     row = begin_data(st)
@@ -724,7 +769,7 @@ def _refill(st, seat, mask):
 
 
 # --------------------------------------------------------------------------- apply
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(st, answer):
     """Resolve the pending decision with ``answer`` (an illegal one: the safe default)."""
     seat = st[DECIDER]
@@ -743,6 +788,8 @@ def apply(st, answer):
         _draw(st, seat, d, phase)
         if phase == SUB_REFILL:
             st[REFILL_LEFT] -= 1
+        if phase != SUB_SETUP:
+            _ask_draw(st, seat, phase)  # the next draw asked here: advance has nothing to do
     elif kind == RIDE:
         if answer == 0:
             _leave(st, seat)  # then the player acts as without a kept card (PH_TRANSPORT)
@@ -804,7 +851,8 @@ def apply(st, answer):
                 if next_of(st, u, k) == w and (mask >> k) & 1:
                     legal = True
             if legal:
-                _step_to(st, w, roll)
+                if not _step_to(st, w, roll):
+                    _ask_step(st)
             else:
                 # the die names a space this vehicle cannot use (a user's map): the move
                 # ends on the arrow; the roll is still in the trace
@@ -820,7 +868,8 @@ def apply(st, answer):
             if next_of(st, u, k) == answer and (mask >> k) & 1:
                 legal = True
         if legal and not (st[MV_ENTERED] and gps_of(st, u, 0) >= 0):
-            _step_to(st, answer, 0)
+            if not _step_to(st, answer, 0):
+                _ask_step(st)  # the move's next question asked here: advance has nothing to do
         else:
             st[PHASE] = PH_CLEANUP
     else:  # REFILL
@@ -828,7 +877,7 @@ def apply(st, answer):
 
 
 # --------------------------------------------------------------------------- search
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _add(out, n, a):
     """Append answer ``a`` unless already listed; the new count."""
     for i in range(n):
@@ -838,7 +887,7 @@ def _add(out, n, a):
     return n + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def candidates(st, out):
     """What mc compares: every legal answer where a choice shapes the race (ride,
     transport, own Karma, a karma play or pass, up to MAX_CANDIDATES), the
@@ -888,7 +937,7 @@ def candidates(st, out):
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinize(st, seat):
     """Resample what ``seat`` cannot know: the order of every draw pile and the
     other seats' hands, keeping how many cards of each deck each hand holds
@@ -920,10 +969,14 @@ def determinize(st, seat):
                 if card(st, st[hand_at(s, i)], C_DECK) == d:
                     st[hand_at(s, i)] = st[draw_pile_at(st, first + j)]
                     j += 1
-    for s in range(n_seats):  # hands sorted by id again
+    for s in range(n_seats):  # hands sorted by id again, and counted again
         if s == seat:
             continue
         m = st[hand_n_at(s)]
+        for w in range(COUNT_WORDS):
+            st[hand_counts_at(s, w)] = 0
+        for i in range(m):
+            _count(st, s, st[hand_at(s, i)], 1)
         for i in range(1, m):
             x = st[hand_at(s, i)]
             j = i
@@ -933,7 +986,7 @@ def determinize(st, seat):
             st[hand_at(s, j)] = x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(st, seat):
     """A win is worth VALUE_SCALE, a loss 0; a cut playout 500 + 10 per space
     this seat is ahead of its nearest opponent (togo), within 1..999."""
@@ -949,7 +1002,7 @@ def evaluate(st, seat):
     return min(VALUE_SCALE - 1, max(1, VALUE_SCALE // 2 + 10 * (best - own)))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def standing(st, seat):
     """Who is ahead, for the game-feel counters: the distance the seat's car
     has left to the finish (togo), negated: the nearest car leads."""

@@ -25,6 +25,7 @@ from sims.carmarace.params import P_KARMA_MUST_MATCH, P_PLANE_STAYS_ALOFT
 from sims.carmarace.state import (
     CARD_SLOT,
     CONVENTION,
+    C_COUNTS,
     C_DECK,
     C_MODE,
     C_SPEED,
@@ -46,6 +47,10 @@ from sims.carmarace.state import (
     MODE_PLANE,
     MODE_ROAD,
     MODE_TRAIN,
+    M_PLANE,
+    M_TRACKS,
+    M_TRACKS_IGNORES,
+    M_TRAIN,
     MV_ENTERED,
     MV_LEFT,
     NEXT,
@@ -55,17 +60,26 @@ from sims.carmarace.state import (
     R_TABLE,
     STEP,
     SUB_DRAW,
+    T_CLASS,
+    T_FAST,
+    T_ON_TOP,
+    T_PLAIN,
+    T_SLOW,
     TRANSPORT,
     VEHICLE,
     V_LIMIT,
     card,
+    card_at,
     cls_of,
+    count_in,
     deck_drawable,
     effect_of,
     effective_limit,
     first_drawable,
     gps_of,
     hand_at,
+    hand_count,
+    hand_counts_at,
     hand_n_at,
     is_step_option,
     karma_legal,
@@ -79,15 +93,16 @@ from sims.carmarace.state import (
     node_value,
     pawn_at,
     playable,
+    playable_in_hand,
     reach_airport_at,
     reach_station_at,
     rule_at,
     slot_top_at,
     step_mask,
+    sure_next,
     table_index,
     table_value,
     togo,
-    young,
 )
 
 HUNTER = 0
@@ -99,29 +114,23 @@ NO_ANSWER = np.int64(-1)
 
 
 # --------------------------------------------------------------------------- values
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def stranded_flags(st, seat, without):
     """(track spaces stranded, sky spaces stranded) for ``hand'`` = the seat's hand
-    less card ``without`` (-1: the whole hand): a track space is stranded when
-    hand' holds no train and no tracks road vehicle, a sky space when
-    plane_stays_aloft is off and hand' holds no plane."""
-    has_rail = False
-    has_plane = False
-    for i in range(st[hand_n_at(seat)]):
-        c = st[hand_at(seat, i)]
-        if c == without or card(st, c, C_DECK) != D_TRANSPORT:
-            continue
-        mode = card(st, c, C_MODE)
-        if mode == MODE_TRAIN or (mode == MODE_ROAD and card(st, c, C_TRACKS) and not young(st)):
-            has_rail = True
-        elif mode == MODE_PLANE:
-            has_plane = True
-    track = 0 if has_rail else 1
-    sky = 1 if (st[rule_at(P_PLANE_STAYS_ALOFT)] == 0 and not has_plane) else 0
+    less card ``without`` (a card of that hand, or -1: the whole hand): a track
+    space is stranded when hand' holds no train and no tracks road vehicle
+    (R24: none for young players), a sky space when plane_stays_aloft is off
+    and hand' holds no plane.  Read from the hand's counts (state.HAND_COUNTS)."""
+    w = st[hand_counts_at(seat, 0)]
+    if without >= 0:
+        w -= st[card_at(st, without, C_COUNTS)]
+    rail = count_in(w, T_CLASS + M_TRAIN) + count_in(w, T_CLASS + M_TRACKS) + count_in(w, T_CLASS + M_TRACKS_IGNORES)
+    track = 0 if rail > 0 else 1
+    sky = 1 if (st[rule_at(P_PLANE_STAYS_ALOFT)] == 0 and count_in(w, T_CLASS + M_PLANE) == 0) else 0
     return track, sky
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _legal_face(st, m, u, w):
     mask = step_mask(st, m, u, 1)
     for k in range(n_next(st, u)):
@@ -130,12 +139,19 @@ def _legal_face(st, m, u, w):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def entered_value(st, m, track, sky, u, r):
-    """V(c, u, r, entered=true) for a vehicle of movement class ``m``."""
-    t = table_index(m, track, sky)
+    """V(c, u, r, entered=true) for a vehicle of movement class ``m``: a look-up
+    in the value tables, inlined where a move is weighed (a speed beyond
+    R_TABLE, rare, recurses in _entered_beyond)."""
     if r <= R_TABLE:
-        return table_value(st, t, u, r)
+        return table_value(st, table_index(m, track, sky), u, r)
+    return _entered_beyond(st, m, track, sky, u, r)
+
+
+@njit(cache=True, _nrt=False)
+def _entered_beyond(st, m, track, sky, u, r):
+    """entered_value for r > R_TABLE: the tables' recursion, one step at a time."""
     own = node_value(st, u, track, sky)
     mask = step_mask(st, m, u, 1)
     if u == st[CONVENTION] or mask == 0:
@@ -145,7 +161,10 @@ def entered_value(st, m, track, sky, u, r):
         for f in range(6):
             w = gps_of(st, u, f)
             if _legal_face(st, m, u, w):
-                total += entered_value(st, m, track, sky, w, r - 1)
+                if r - 1 <= R_TABLE:
+                    total += table_value(st, table_index(m, track, sky), w, r - 1)
+                else:
+                    total += _entered_beyond(st, m, track, sky, w, r - 1)
             else:
                 total += own
         go = total // 6
@@ -153,13 +172,17 @@ def entered_value(st, m, track, sky, u, r):
         go = BIG
         for k in range(n_next(st, u)):
             if (mask >> k) & 1:
-                x = entered_value(st, m, track, sky, next_of(st, u, k), r - 1)
+                w = next_of(st, u, k)
+                if r - 1 <= R_TABLE:
+                    x = table_value(st, table_index(m, track, sky), w, r - 1)
+                else:
+                    x = _entered_beyond(st, m, track, sky, w, r - 1)
                 if x < go:
                     go = x
     return min(own, go)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def start_value(st, c, u, r, track, sky):
     """V(c, u, r, entered=false): a move that starts on ``u`` (a Stop there does
     not stop it; at an arrow it chooses its branch)."""
@@ -177,7 +200,7 @@ def start_value(st, c, u, r, track, sky):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def leader(st, seat):
     """The seat's leading opponent: least togo (ties: the lowest seat)."""
     best = -1
@@ -192,7 +215,11 @@ def leader(st, seat):
 
 
 # --------------------------------------------------------------------------- the skeleton
-@njit(cache=True)
+# Every helper below is inlined by LLVM (forceinline) into ``skeleton``, and
+# ``skeleton`` into ``heuristics``: a decision is one call from the engine's
+# loop instead of three or four nested ones, each passing the state array (its
+# seven fields) and reloading what its caller had just read.
+@njit(cache=True, _nrt=False, forceinline=True)
 def _transport_choice(st, seat):
     """The playable hand card of least V (ties: lower effective limit, lower id),
     played iff its value beats staying put; -1 otherwise."""
@@ -218,7 +245,7 @@ def _transport_choice(st, seat):
     return NO_ANSWER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _ride_choice(st, seat, kept):
     """Ride the kept Taxi/Bus unless a playable hand card does strictly better."""
     u = st[pawn_at(seat)]
@@ -234,7 +261,7 @@ def _ride_choice(st, seat, kept):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _own_karma_choice(st, seat):
     """The plain card of highest positive speed (ties: lowest id)."""
     best = NO_ANSWER
@@ -250,7 +277,7 @@ def _own_karma_choice(st, seat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _gain(st, c, slot):
     """What a play adds to the vehicle's speed as the row stands (land: not used)."""
     e = effect_of(st, c)
@@ -267,7 +294,7 @@ def _gain(st, c, slot):
     return sp
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _karma_matches(st, c):
     if card(st, c, C_DECK) == D_TRANSPORT:
         return False
@@ -276,7 +303,7 @@ def _karma_matches(st, c):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _round_own(st, seat):
     """On its own vehicle: the legal play of largest gain > 0 (ties: lowest id, slot)."""
     best = NO_ANSWER
@@ -303,7 +330,7 @@ def _round_own(st, seat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _round_attack(st, seat, least):
     """On another seat's vehicle: the play that slows it most, if by more than
     ``least`` speed points (0: any slowing), else pass."""
@@ -336,12 +363,21 @@ def _round_attack(st, seat, least):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _move_choice(st, seat, u):
-    """NEXT: the legal next space of least V (ties: lowest index) if no worse than stopping."""
-    v = st[VEHICLE]
-    m = move_class(st, v)
+    """NEXT: the legal next space of least V (ties: lowest index) if no worse
+    than stopping; read from SURE_NEXT where the points left do not matter."""
+    m = move_class(st, st[VEHICLE])
     track, sky = stranded_flags(st, seat, NO_ANSWER)
+    sure = sure_next(st, table_index(m, track, sky), u, st[MV_ENTERED])
+    if sure != -2:
+        return sure
+    return move_by_values(st, u, m, track, sky)
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def move_by_values(st, u, m, track, sky):
+    """_move_choice from the value tables, whatever SURE_NEXT says (tests compare the two)."""
     r = st[MV_LEFT]
     mask = step_mask(st, m, u, st[MV_ENTERED])
     best = NO_ANSWER
@@ -358,7 +394,7 @@ def _move_choice(st, seat, u):
     return NO_ANSWER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _go_on_choice(st, seat, u):
     """GO_ON: go on iff the mean over the die's faces is no worse than stopping."""
     m = move_class(st, st[VEHICLE])
@@ -375,7 +411,7 @@ def _go_on_choice(st, seat, u):
     return 1 if total <= 6 * own else 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _step_choice(st, seat, u):
     """R14: always step, to the option of least togo (ties: lowest index)."""
     best = NO_ANSWER
@@ -387,19 +423,14 @@ def _step_choice(st, seat, u):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _usable(st, seat):
     """Hand transports playable from the pawn's space, +1 for a card kept in front."""
-    u = st[pawn_at(seat)]
     n = 1 if st[kept_at(seat)] >= 0 else 0
-    for i in range(st[hand_n_at(seat)]):
-        c = st[hand_at(seat, i)]
-        if card(st, c, C_DECK) == D_TRANSPORT and playable(st, c, u):
-            n += 1
-    return n
+    return n + playable_in_hand(st, seat, st[pawn_at(seat)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _own_mode(st, seat):
     """The kept card's mode, else the fastest playable hand transport's (ties: lowest id), else road."""
     kept = st[kept_at(seat)]
@@ -416,7 +447,7 @@ def _own_mode(st, seat):
     return MODE_ROAD if best < 0 else card(st, best, C_MODE)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _target_mode(st, seat):
     """The leader's space: sky or airport -> plane, track or station -> train, else road."""
     k = kind_of(st, st[pawn_at(leader(st, seat))])
@@ -427,17 +458,13 @@ def _target_mode(st, seat):
     return MODE_ROAD
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _count_sign(st, seat, deck, sign):
-    n = 0
-    for i in range(st[hand_n_at(seat)]):
-        c = st[hand_at(seat, i)]
-        if card(st, c, C_DECK) == deck and card(st, c, C_SPEED) * sign > 0:
-            n += 1
-    return n
+    """Karma cards of ``deck`` (1..3) in the seat's hand whose speed has ``sign``."""
+    return hand_count(st, seat, (T_FAST if sign > 0 else T_SLOW) + deck - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _draw_choice(st, seat, style):
     """Always fill the hand: a transport while usable transports < min_transports,
     else the style's Karma deck; an undrawable choice -> the first drawable deck."""
@@ -457,9 +484,22 @@ def _draw_choice(st, seat, style):
     return first_drawable(st)
 
 
-@njit(cache=True)
-def _dead(st, seat, c, style):
-    """R22 for the heuristics: is hand card ``c`` dead?"""
+@njit(cache=True, _nrt=False, forceinline=True)
+def _mode_in_reach(st, mode):
+    """Whether some pawn stands on the class of ``mode`` (train: a track, plane:
+    the sky) or next to its station or airport."""
+    cls = 1 if mode == MODE_TRAIN else 2
+    for s in range(st[N_SEATS]):
+        p = st[pawn_at(s)]
+        if cls_of(st, p) == cls or (st[near_station_at(st, p)] if mode == MODE_TRAIN else st[near_airport_at(st, p)]):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def _dead(st, seat, c, style, reach):
+    """R22 for the heuristics: is hand card ``c`` dead?  ``reach`` (bit mode - 1:
+    train, plane) says for which mode _mode_in_reach holds, asked once per refill."""
     u = st[pawn_at(seat)]
     deck = card(st, c, C_DECK)
     if deck == D_TRANSPORT:
@@ -475,29 +515,28 @@ def _dead(st, seat, c, style):
             return True
     if deck == 2 or deck == 3:  # train or plane Karma
         mode = deck - 1
-        for i in range(st[hand_n_at(seat)]):
-            h = st[hand_at(seat, i)]
-            if card(st, h, C_DECK) == D_TRANSPORT and card(st, h, C_MODE) == mode:
-                return False
-        cls = 1 if mode == MODE_TRAIN else 2
-        for s in range(st[N_SEATS]):
-            p = st[pawn_at(s)]
-            if cls_of(st, p) == cls or (
-                st[near_station_at(st, p)] if mode == MODE_TRAIN else st[near_airport_at(st, p)]
-            ):
-                return False
-        return True
+        if hand_count(st, seat, T_CLASS + (M_TRAIN if mode == MODE_TRAIN else M_PLANE)) > 0:
+            return False  # the hand holds a transport of that mode
+        return ((reach >> (mode - 1)) & 1) == 0
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _refill_choice(st, seat, style):
     """Discard every dead card; with none dead and no usable transport, the Karma
     card of least |speed| (ties: lowest id), or holding none, the slowest transport."""
     n = st[hand_n_at(seat)]
+    # which modes' Karma cards a pawn could still use: asked only for a mode whose
+    # Karma the hand holds without a transport of that mode (else _dead never looks)
+    w = st[hand_counts_at(seat, 0)]
+    reach = 0
+    for mode, cls in ((MODE_TRAIN, M_TRAIN), (MODE_PLANE, M_PLANE)):
+        held = count_in(w, T_PLAIN + mode) + count_in(w, T_ON_TOP + mode)
+        if held > 0 and count_in(w, T_CLASS + cls) == 0 and _mode_in_reach(st, mode):
+            reach |= 1 << (mode - 1)
     mask = np.int64(0)
     for i in range(n):
-        if _dead(st, seat, st[hand_at(seat, i)], style):
+        if _dead(st, seat, st[hand_at(seat, i)], style, reach):
             mask |= np.int64(1) << np.int64(i)
     if mask != 0 or _usable(st, seat) > 0:
         return mask
@@ -519,7 +558,7 @@ def _refill_choice(st, seat, style):
     return np.int64(1) << np.int64(best)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _threat(st, seat):
     """hunter: the active seat is no farther than this seat, or leads its opponents."""
     active = st[SEAT]
@@ -528,7 +567,7 @@ def _threat(st, seat):
     return theirs <= mine or leader(st, seat) == active
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _spared(st, seat):
     """saboteur: the active seat is at least ``spare_behind`` spaces behind this
     seat (0: no seat is spared)."""
@@ -538,7 +577,7 @@ def _spared(st, seat):
     return togo(st, st[pawn_at(st[SEAT])]) - togo(st, st[pawn_at(seat)]) >= spare
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def skeleton(kind, seat, subject, st, style):
     """The shared heuristic (hunter, saboteur, racer)."""
     if kind == DRAW:
@@ -568,26 +607,26 @@ def skeleton(kind, seat, subject, st, style):
     return _refill_choice(st, seat, style)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hunter(kind, seat, subject, st):
     """Races, and attacks only a threat: a seat no farther than itself, or its leading opponent."""
     return skeleton(kind, seat, subject, st, HUNTER)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def saboteur(kind, seat, subject, st):
     """Races, and slows down every other seat's vehicle it can."""
     return skeleton(kind, seat, subject, st, SABOTEUR)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def racer(kind, seat, subject, st):
     """Races: never plays against another seat, drops its attack cards."""
     return skeleton(kind, seat, subject, st, RACER)
 
 
 # --------------------------------------------------------------------------- random
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _uniform_karma(st, seat, own):
     """A uniform legal play, or -1 (own karma: a card or none; round: a (card, slot) or pass)."""
     n = st[N_SLOTS]
@@ -618,7 +657,7 @@ def _uniform_karma(st, seat, own):
     return NO_ANSWER
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_player(kind, seat, subject, st):
     """Uniform among the legal answers (fills its hand, never stops a move early)."""
     if kind == DRAW:
@@ -740,7 +779,7 @@ PLAYERS = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristics(index, kind, seat, subject, st):
     """The built-in players as one switch on their index in PLAYERS."""
     if index <= RACER:  # one call of the shared skeleton, the style being the index (compiles once)

@@ -35,8 +35,20 @@ Decisions (``ask(st, seat, kind, subject)``) and their answers:
                (position i = the i-th card of the hand in id order)
 
 Card table ``cards[id, field]`` (C_*): deck, speed, mode, limit, tracks,
-ignores_stops, keep, effect.  Heuristic values (players.py) are exact multiples of 1/6**6:
-``values`` holds them scaled by VSCALE.
+ignores_stops, keep, effect as printed; then what follows from them under the
+rules in play, written once by ``encode`` so that no turn works it out again:
+the movement class and the effect as played (R24 applied), and the card's kinds
+as counted in a hand (``C_COUNTS``).  Heuristic values (players.py) are exact
+multiples of 1/6**6: ``values`` holds them scaled by VSCALE.
+
+Hand counts (``hand_counts``, kept by every change of a hand): how many cards
+of each kind (T_*) each hand holds, 4-bit counters packed 16 to a word (a hand
+holds at most HAND_CAP = 12 cards).  A card's own row (``C_COUNTS``) holds a 1
+in the counter of each kind it is, so adding or removing a card is one addition
+or subtraction per word, and the questions asked of a hand at almost every
+decision (which transports it could play from here, whether it holds a legal
+Karma card, whether its track spaces are stranded) read one word instead of
+walking the hand.
 """
 
 from __future__ import annotations
@@ -87,9 +99,19 @@ D_TRANSPORT, D_ROAD, D_TRAIN, D_PLANE = 0, 1, 2, 3
 MODE_ROAD, MODE_TRAIN, MODE_PLANE = 0, 1, 2
 E_NONE, E_ON_TOP, E_REMOVE_NEGATIVE, E_REMOVE_POSITIVE, E_REMOVE_ALL, E_LAND = 0, 1, 2, 3, 4, 5
 M_ROAD, M_ROAD_IGNORES, M_TRACKS, M_TRACKS_IGNORES, M_TRAIN, M_PLANE = 0, 1, 2, 3, 4, 5
-# Card table fields
+# Card table fields: as printed (board.py), then as played under the rules in play (encode)
 C_DECK, C_SPEED, C_MODE, C_LIMIT, C_TRACKS, C_IGNORES, C_KEEP, C_EFFECT = range(8)
-CARD_W = 8
+C_CLASS = 8  # the movement class of a transport (move_class; R24 applied)
+C_PLAYED = 9  # a Karma card's effect as played (R24: none for young players)
+C_COUNTS = 10  # + w: word w of the card's kinds (T_*), as added to a hand's counts
+CARD_W = 12
+# Kinds of card counted per hand (HAND_COUNTS): counter t is bits 4 (t % 16) .. of word t // 16
+T_CLASS = 0  # + m: a transport of movement class m
+T_PLAIN = 6  # + mode: a Karma card of that vehicle mode's deck that opens a slot (no on_top as played)
+T_ON_TOP = 9  # + mode: an on_top Karma card of that mode's deck (as played)
+T_FAST = 16  # + mode: a Karma card of that mode's deck with speed > 0
+T_SLOW = 19  # + mode: ... with speed < 0
+COUNT_WORDS = 2
 
 # Decision kinds
 DRAW = np.int64(0)
@@ -148,9 +170,17 @@ REACH_AIRPORT = LAYOUT.placed(
 MASK = LAYOUT.placed(
     "mask", (N_CLASSES, 2, "n_nodes"), "legal steps of class m from u, bits over u's successors (R17; R18 when entered)"
 )
+LAUNCH = LAYOUT.placed(
+    "launch", ("n_nodes",), "bit 4m: a vehicle of movement class m has a legal first step from the space (R8)"
+)
 CARDS = LAYOUT.placed("cards", ("n_cards", CARD_W), "the card table: C_* fields of each card")
 VALUES = LAYOUT.placed(
     "values", (N_TABLES, "n_nodes", R_TABLE + 1), "the heuristics' value tables V(t, u, r), scaled by VSCALE"
+)
+SURE_NEXT = LAYOUT.placed(
+    "sure_next", (N_TABLES, "n_nodes"),
+    "the heuristics' NEXT answer at a space whatever the points left, per value table: "
+    "bits 32e.. hold it + 2 for a move that has (e = 1) or has not (0) entered the space; 0: it depends",
 )
 CELL = LAYOUT.placed("cell", ("n_nodes",), "each space's cell of the heatmap grid")
 
@@ -181,6 +211,9 @@ KEPT = LAYOUT.dynamic("kept", (MAX_SEATS,), "the card in front of each seat (-1:
 KEEP_LEFT = LAYOUT.dynamic("keep_left", (MAX_SEATS,), "its stays-left counter (R21)")
 HAND_N = LAYOUT.dynamic("hand_n", (MAX_SEATS,), "cards in each hand")
 HAND = LAYOUT.dynamic("hand", (MAX_SEATS, HAND_CAP), "the hands, each sorted by card id")
+HAND_COUNTS = LAYOUT.dynamic(
+    "hand_counts", (MAX_SEATS, COUNT_WORDS), "each hand's cards by kind (T_*): 4-bit counters, 16 a word"
+)
 DRAW_N = LAYOUT.dynamic("draw_n", (4,), "cards in each deck's draw pile")
 DISC_N = LAYOUT.dynamic("disc_n", (4,), "cards in each deck's discard pile")
 TOGO_SCORE = SCORE  # the outcome's per-seat score: togo at the end
@@ -208,8 +241,10 @@ near_airport_at = NEAR_AIRPORT.index
 reach_station_at = REACH_STATION.index
 reach_airport_at = REACH_AIRPORT.index
 mask_at = MASK.index  # st[mask_at(st, m, entered, u)]
+launch_at = LAUNCH.index
 card_at = CARDS.index  # st[card_at(st, c, C_X)]
 values_at = VALUES.index  # st[values_at(st, t, u, r)]
+sure_next_at = SURE_NEXT.index  # st[sure_next_at(st, t, u)]
 cell_at = CELL.index
 slot_top_at = SLOT_TOP.index
 row_card_at = ROW_CARD.index
@@ -220,6 +255,7 @@ kept_at = KEPT.index
 keep_left_at = KEEP_LEFT.index
 hand_n_at = HAND_N.index
 hand_at = HAND.index  # st[hand_at(seat, i)]: the i-th card of the seat's hand
+hand_counts_at = HAND_COUNTS.index  # st[hand_counts_at(seat, w)]: word w of the hand's counts
 draw_n_at = DRAW_N.index
 disc_n_at = DISC_N.index
 togo_score_at = score_at  # st[togo_score_at(seat)]
@@ -303,6 +339,38 @@ def _topological(board: CarmaBoard) -> list[int]:
     return order
 
 
+def _card_table(printed: np.ndarray, young: bool) -> np.ndarray:
+    """The card table: the printed fields, then C_CLASS, C_PLAYED and C_COUNTS
+    under the rules in play (the same values move_class and effect_of once
+    worked out at every call)."""
+    table = np.zeros((printed.shape[0], CARD_W), np.int64)
+    table[:, : printed.shape[1]] = printed
+    for row in table:
+        if row[C_MODE] == MODE_TRAIN:
+            cls = M_TRAIN
+        elif row[C_MODE] == MODE_PLANE:
+            cls = M_PLANE
+        elif young:
+            cls = M_ROAD
+        else:
+            cls = row[C_TRACKS] * 2 + row[C_IGNORES]
+        row[C_CLASS] = cls
+        row[C_PLAYED] = E_NONE if young else row[C_EFFECT]
+        kinds = []
+        if row[C_DECK] == D_TRANSPORT:
+            kinds.append(T_CLASS + cls)
+        else:
+            mode = row[C_DECK] - 1
+            kinds.append((T_ON_TOP if row[C_PLAYED] == E_ON_TOP else T_PLAIN) + mode)
+            if row[C_SPEED] > 0:
+                kinds.append(T_FAST + mode)
+            elif row[C_SPEED] < 0:
+                kinds.append(T_SLOW + mode)
+        for t in kinds:
+            row[C_COUNTS + t // 16] |= 1 << (4 * (t % 16))
+    return table
+
+
 def board_tables(board: CarmaBoard) -> dict[str, np.ndarray]:
     """Every board-sized static table (once per board)."""
     if "tables" not in board.cache:
@@ -317,6 +385,11 @@ def board_tables(board: CarmaBoard) -> dict[str, np.ndarray]:
         tables["reach_station"] = reach_s
         tables["reach_airport"] = reach_a
         tables["mask"] = _class_masks(board)
+        # R8's playable, per space: one word to test any transport (bit 4m: class m)
+        launch = np.zeros(board.n_nodes, np.int64)
+        for m in range(N_CLASSES):
+            launch |= (tables["mask"][m, 0] != 0).astype(np.int64) << (4 * m)
+        tables["launch"] = launch
         tables["cell"] = np.array(heat_grid(board)[1], np.int64)
         board.cache["tables"] = tables
     return board.cache["tables"]
@@ -338,11 +411,13 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
         NUMBER: ("number", n), TOGO: ("togo", n), LOT: ("lot", len(t["lot"])),
         NEAR_STATION: ("near_station", n), NEAR_AIRPORT: ("near_airport", n),
         REACH_STATION: ("reach_station", n), REACH_AIRPORT: ("reach_airport", n),
-        MASK: ("mask", N_CLASSES * 2 * n), CARDS: ("cards", n_cards * CARD_W), CELL: ("cell", n),
+        MASK: ("mask", N_CLASSES * 2 * n), LAUNCH: ("launch", n), CARDS: ("cards", n_cards * CARD_W),
+        CELL: ("cell", n),
     }
     for region, (_, size) in tables.items():
         lay.place(region, size)
     lay.place(VALUES, N_TABLES * n * (R_TABLE + 1))
+    lay.place(SURE_NEXT, N_TABLES * n)
     image = lay.image()
     PARAMS.put(image, [p.encode(params[p.name]) for p in PARAM_DECLS])
     image[N_NODES] = n
@@ -357,123 +432,140 @@ def encode(params: Mapping[str, Any], board: CarmaBoard, n_seats: int) -> np.nda
     DECK_FIRST.put(image, np.cumsum([0, *sizes[:-1]]))
     DECK_SIZE.put(image, sizes)
     for region, (name, _) in tables.items():
-        region.put(image, t[name])
+        if region is not CARDS:
+            region.put(image, t[name])
+    CARDS.put(image, _card_table(t["cards"], bool(params["young_players"])))
     build_values(image)
+    build_sure_next(image)
     return image
 
 
 # --------------------------------------------------------------------------- board and card helpers
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def togo(st, node):
     """Spaces still to go from ``node`` without boarding anything (b.1)."""
     return st[togo_at(st, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def visit(st, node):
     """A pawn entered ``node``: one more in its heatmap cell."""
     st[heat_cell_at(st, st[cell_at(st, node)])] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def kind_of(st, node):
     return st[kind_at(st, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cls_of(st, node):
     return st[cls_at(st, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def n_next(st, node):
     return st[n_next_at(st, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_of(st, node, k):
     return st[next_at(st, node, k)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gps_of(st, node, face):
     """The arrow's space for die face ``face`` + 1, or -1 when ``node`` is no arrow."""
     return st[gps_at(st, node, face)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card(st, c, field):
     return st[card_at(st, c, field)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def young(st):
     return st[rule_at(P_YOUNG_PLAYERS)] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def effect_of(st, c):
     """A Karma card's effect as played (R24: none for young players)."""
-    if st[rule_at(P_YOUNG_PLAYERS)]:
-        return E_NONE
-    return st[card_at(st, c, C_EFFECT)]
+    return st[card_at(st, c, C_PLAYED)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_transport(st, c):
     return st[card_at(st, c, C_DECK)] == D_TRANSPORT
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_class(st, c):
     """The movement class of transport card ``c`` (R17; R24 turns tracks and ignores_stops off)."""
-    mode = card(st, c, C_MODE)
-    if mode == MODE_TRAIN:
-        return M_TRAIN
-    if mode == MODE_PLANE:
-        return M_PLANE
-    if st[rule_at(P_YOUNG_PLAYERS)]:
-        return M_ROAD
-    return card(st, c, C_TRACKS) * 2 + card(st, c, C_IGNORES)
+    return st[card_at(st, c, C_CLASS)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def step_mask(st, m, node, entered):
     """Bits over ``node``'s next list: the legal steps of class ``m`` (R17, R18)."""
     return st[mask_at(st, m, entered, node)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playable(st, c, node):
     """R8: a transport card is playable when it has a legal first step from ``node``."""
-    return step_mask(st, move_class(st, c), node, 0) != 0
+    return ((st[launch_at(st, node)] >> (4 * st[card_at(st, c, C_CLASS)])) & 1) != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
+def hand_count(st, seat, t):
+    """How many cards of kind ``t`` (T_*) the seat's hand holds."""
+    return (st[hand_counts_at(seat, t >> 4)] >> (4 * (t & 15))) & 15
+
+
+@njit(cache=True, _nrt=False)
+def count_in(word, t):
+    """Counter ``t`` (< 16: the first word's) of a word of hand counts."""
+    return (word >> (4 * t)) & 15
+
+
+@njit(cache=True, _nrt=False)
+def playable_in_hand(st, seat, node):
+    """How many of the seat's hand transports are playable from ``node`` (R8):
+    the hand's counter of each movement class that has a first step there."""
+    held = st[hand_counts_at(seat, 0)] & (st[launch_at(st, node)] * 15)
+    n = 0
+    for m in range(N_CLASSES):
+        n += (held >> (4 * m)) & 15
+    return n
+
+
+@njit(cache=True, _nrt=False)
 def effective_limit(st, c):
     """max(0, printed limit + karma_limit_delta) (R11)."""
     return max(0, card(st, c, C_LIMIT) + st[rule_at(P_KARMA_LIMIT_DELTA)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def keep_of(st, c):
     if st[rule_at(P_YOUNG_PLAYERS)] or card(st, c, C_MODE) != MODE_ROAD:
         return 0
     return card(st, c, C_KEEP)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def hand_card(st, seat, i):
     return st[hand_at(seat, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_drawable(st, d):
     """R7: a deck is drawable when its draw pile or its discard pile holds a card."""
     return st[draw_n_at(d)] > 0 or st[disc_n_at(d)] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def any_drawable(st):
     for d in range(4):
         if st[draw_n_at(d)] > 0 or st[disc_n_at(d)] > 0:
@@ -481,7 +573,7 @@ def any_drawable(st):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_drawable(st):
     """The fallback deck: the first drawable of transport, road, train, plane (-1: none)."""
     for d in range(4):
@@ -490,7 +582,7 @@ def first_drawable(st):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def karma_legal(st, c, slot):
     """R11: may Karma card ``c`` go on the ridden vehicle at ``slot`` (N_SLOTS: a new slot)?"""
     v = st[VEHICLE]
@@ -504,26 +596,24 @@ def karma_legal(st, c, slot):
     return slot == n and n < st[V_LIMIT]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def has_legal_karma(st, seat):
-    v = st[VEHICLE]
+    """Whether the seat holds a Karma card it may play on the vehicle (R11):
+    an on_top card of a matching deck while the row has a slot, another one
+    while the row has room (the hand's counts of both, per deck)."""
+    w = st[hand_counts_at(seat, 0)]
+    if st[rule_at(P_KARMA_MUST_MATCH)]:
+        mode = card(st, st[VEHICLE], C_MODE)
+        on_top = count_in(w, T_ON_TOP + mode)
+        plain = count_in(w, T_PLAIN + mode)
+    else:
+        on_top = count_in(w, T_ON_TOP) + count_in(w, T_ON_TOP + 1) + count_in(w, T_ON_TOP + 2)
+        plain = count_in(w, T_PLAIN) + count_in(w, T_PLAIN + 1) + count_in(w, T_PLAIN + 2)
     n = st[N_SLOTS]
-    room = n < st[V_LIMIT]
-    for i in range(st[hand_n_at(seat)]):
-        c = st[hand_at(seat, i)]
-        if card(st, c, C_DECK) == D_TRANSPORT:
-            continue
-        if st[rule_at(P_KARMA_MUST_MATCH)] and card(st, c, C_DECK) != card(st, v, C_MODE) + 1:
-            continue
-        if effect_of(st, c) == E_ON_TOP:
-            if n > 0:
-                return True
-        elif room:
-            return True
-    return False
+    return (on_top > 0 and n > 0) or (plain > 0 and n < st[V_LIMIT])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_step_option(st, node, w):
     """R14: may a Good-Karma step go from ``node`` to ``w``?  From an arrow to any
     gps entry; from a road-class space, station or airport to a road-class
@@ -544,7 +634,7 @@ def is_step_option(st, node, w):
     return cls_of(st, w) == ROAD_CLASS
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def has_step_option(st, node):
     for j in range(n_next(st, node)):
         if is_step_option(st, node, next_of(st, node, j)):
@@ -553,7 +643,7 @@ def has_step_option(st, node):
 
 
 # --------------------------------------------------------------------------- heuristic values
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_index(m, track_stranded, sky_stranded):
     """The value table of movement class ``m`` with the given stranded flags."""
     if m <= M_ROAD_IGNORES:
@@ -567,7 +657,7 @@ def table_index(m, track_stranded, sky_stranded):
     return 8 + sky_stranded
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_flags(t):
     """(class, track spaces stranded, sky spaces stranded) of value table ``t``."""
     if t <= 1:
@@ -581,7 +671,7 @@ def table_flags(t):
     return M_PLANE, 0, t - 8
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def node_value(st, u, track_stranded, sky_stranded):
     """value(u) scaled by VSCALE: togo, +10 on a stranded track or sky space."""
     v = st[togo_at(st, u)]
@@ -591,13 +681,13 @@ def node_value(st, u, track_stranded, sky_stranded):
     return v * VSCALE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def table_value(st, t, u, r):
     """V(c, u, r, entered=true) of value table ``t`` (r <= R_TABLE)."""
     return st[values_at(st, t, u, r)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def build_values(st):
     """VALUES[t][u][r] = V(c, u, r, entered) for every table, space and r <= R_TABLE
     (players.py, section (e) of the spec): min(value(u), GO); GO over the legal
@@ -638,4 +728,46 @@ def build_values(st):
                 st[values_at(st, t, u, r)] = best
 
 
+@njit(cache=True, _nrt=False)
+def build_sure_next(st):
+    """SURE_NEXT[t][u]: where the heuristics' NEXT answer (players._move_choice)
+    does not depend on the points left, that answer, for a move that has not
+    entered ``u`` (bits 0..31) and one that has (bits 32..63), each + 2 (0: it
+    depends).  It is sure in two cases: no legal step (the answer is -1, stop),
+    and one legal step to ``w`` with value(w) <= value(u), since V(w, r) <=
+    value(w) for every r (a move may stop on w): the step is then no worse
+    than stopping, whatever the points left.  A NEXT question is asked at every
+    step of every move, and on the default map 252 of the 285 spaces have one
+    successor: most answers are then one read of this small table instead of
+    a read of the large value tables, whose rows a move meets one per step."""
+    n = st[N_NODES]
+    for t in range(N_TABLES):
+        m, ts, ss = table_flags(t)
+        for u in range(n):
+            word = np.int64(0)
+            for entered in range(2):
+                mask = step_mask(st, m, u, entered)
+                legal = 0
+                w = -1
+                for k in range(n_next(st, u)):
+                    if (mask >> k) & 1:
+                        legal += 1
+                        w = next_of(st, u, k)
+                sure = np.int64(0)
+                if legal == 0:
+                    sure = np.int64(1)  # -1 + 2: stop
+                elif legal == 1 and node_value(st, w, ts, ss) <= node_value(st, u, ts, ss):
+                    sure = w + 2
+                word |= sure << np.int64(32 * entered)
+            st[sure_next_at(st, t, u)] = word
+
+
+@njit(cache=True, _nrt=False)
+def sure_next(st, t, u, entered):
+    """SURE_NEXT's answer for value table ``t`` at ``u`` (build_sure_next): the
+    next space or -1 (stop), or -2 when the answer depends on the points left."""
+    return ((st[sure_next_at(st, t, u)] >> (32 * entered)) & 0xFFFFFFFF) - 2
+
+
 assert MAX_SEATS == 6
+

@@ -74,7 +74,7 @@ GAME_SCALE: dict[str, float] = {"taxi": 0.1, "carmarace": 0.05, "tagcity": 0.02}
 MC_GAMES: dict[str, int] = {"carnage": 300, "bahama": 300, "taxi": 60, "tagcity": 40, "carmarace": 80, "dicerace": 200}
 EARLIER_MC: dict[str, str] = {
     "carnage": "mc:allocation=even;crn=true;rollouts=64",
-    "bahama": "mc:allocation=even;crn=true;rollouts=64",
+    "bahama": "mc:allocation=even;crn=true;rollouts=64;rollout_policy=nearest",
     "taxi": "mc:allocation=even;crn=true;rollouts=32",
     "tagcity": "mc:allocation=even;crn=true;rollouts=64",
     "carmarace": "mc:allocation=even;crn=true;rollouts=32",

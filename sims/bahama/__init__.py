@@ -61,7 +61,7 @@ class BahamaSpec(GameSpec):
     mc_ladder = (
         BudgetRung(1024, 256, 957, 909, 13.3,
                    "balance run bahama --players mc:rollouts=1024,mc:rollouts=256 --rotate-seats --games 2000 --seed 7"),
-        BudgetRung(4096, 1024, 92, 98, 3.2,
+        BudgetRung(4096, 1024, 83, 107, 1.7,
                    "balance run bahama --players mc:rollouts=4096,mc:rollouts=1024 --rotate-seats --games 200 --seed 11"),
         BudgetRung(512, 128, 1005, 868, 39.5,
                    "balance run bahama --players mc:rollouts=512,mc:rollouts=128 --rotate-seats --games 2000 --seed 7"),

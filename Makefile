@@ -1,10 +1,12 @@
 # balance: two commands set everything up on a fresh machine with Python 3.11+ and make.
 #   make demo   creates .venv, installs, compiles Carnage's kernel (once), runs the main job (a car-cost sweep and its report)
-#   make test   creates .venv, installs with test extras, checks the layering (lint-imports), runs the whole suite
+#   make test   creates .venv, installs with test extras, checks the layering (lint-imports), compiles the games, runs the whole suite on every core
 
 PYTHON ?= python3
 # make bench also measures games/s per thread against this commit (AGAINST= skips it)
 AGAINST ?= 7c2510d
+# make test runs the suite in this many processes (pytest-xdist; the CI machine has 2 cores)
+TEST_WORKERS ?= 2
 VENV   ?= .venv
 BIN     = $(VENV)/bin
 PY      = $(BIN)/python
@@ -34,9 +36,12 @@ demo: $(STAMP)
 		--report reports/carnage-car_cost.html --png reports/carnage-car_cost.png
 	@echo "report: reports/carnage-car_cost.html"
 
+# The games' kernels compile first, two at a time (one per core, into numba's disk
+# cache), then the suite runs in TEST_WORKERS processes (pytest-xdist), each loading them.
 test: $(TSTAMP)
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q -p no:cacheprovider --timeout=900
+	$(BIN)/balance warmup tagcity carnage & warm=$$!; $(BIN)/balance warmup carmarace bahama taxi && wait $$warm
+	$(BIN)/python -m pytest -q -p no:cacheprovider --timeout=900 -n $(TEST_WORKERS)
 	$(BIN)/balance check --no-config
 
 baseline: $(STAMP)

@@ -1,6 +1,6 @@
 # balance: two commands set everything up on a fresh machine with Python 3.11+ and make.
 #   make demo   creates .venv, installs, compiles Carnage's kernel (once), runs the main job (a car-cost sweep and its report)
-#   make test   creates .venv, installs with test extras, checks the layering (lint-imports), compiles the games, runs the whole suite on every core
+#   make test   creates .venv, installs with test extras, checks the layering (lint-imports), compiles the games, runs the whole suite in two processes
 
 PYTHON ?= python3
 # make bench also measures games/s per thread against this commit (AGAINST= skips it)
@@ -40,8 +40,8 @@ demo: $(STAMP)
 # cache), then the suite runs in TEST_WORKERS processes (pytest-xdist), each loading them.
 test: $(TSTAMP)
 	$(BIN)/lint-imports
-	$(BIN)/balance warmup tagcity carnage & warm=$$!; $(BIN)/balance warmup carmarace bahama taxi && wait $$warm
-	$(BIN)/python -m pytest -q -p no:cacheprovider --timeout=900 -n $(TEST_WORKERS)
+	$(BIN)/balance warmup carmarace carnage & warm=$$!; $(BIN)/balance warmup tagcity bahama taxi && wait $$warm
+	$(BIN)/python -m pytest -q -p no:cacheprovider --timeout=900 -n $(TEST_WORKERS) --dist worksteal
 	$(BIN)/balance check --no-config
 
 baseline: $(STAMP)

@@ -360,7 +360,7 @@ def test_board_svg_command_writes_the_picture(game, capsys, tmp_path):
     target = tmp_path / "out" / f"{game}.svg"
     code, out, err = _call(capsys, "board", game, "--svg", str(target))
     assert code in (0, None), err
-    assert f"wrote {target}" in " ".join(out.split())
+    assert f"wrote{target}" in "".join(out.split())  # the terminal may wrap a long path anywhere
     spec = get_game(game)
     assert target.read_text(encoding="utf-8") == spec.board_svg(spec.load_board(None))
 

@@ -127,33 +127,170 @@ WAITING = LAYOUT.dynamic("waiting", (MAX_TOKENS,), "ids of the waiting commuters
 DELIVERED = SCORE  # commuters delivered per seat: the outcome's score
 assert N_PARAMS <= MAX_PARAMS
 
-# Compiled helpers (st[hq_at(seat)]; the board's take st first: st[dist_at(st, a, b)]).
-rule_at = PARAMS.index  # st[rule_at(P_CAR_COST)]: a rule parameter
-card_at = CARDS.index  # st[card_at(j, 0)]: spawn card j's origin, st[card_at(j, 1)] its destination
-hq_at = HQ.index
-money_at = MONEY.index
-alive_at = ALIVE.index
-n_cars_at = N_CARS.index
-delivered_at = score_at  # st[delivered_at(seat)]
-car_street_at = CAR_STREET.index  # st[car_street_at(c)], c = seat * MAX_CARS + car
+# Compiled helpers (st[hq_at(seat)]; the board's take st first: st[street_car_at(st, street)]).
+#
+# Each returns its region's offset as an unsigned integer: numba guards a read
+# at a signed index against a negative one (Python's st[-1] counts from the
+# end) with a compare and a conditional move, which lengthens every chain of
+# dependent reads (a car's street, its neighbour, the car there); at an
+# unsigned index a read is a plain load.  An offset is never negative, so the
+# reads are the same (1.07x games/s on one thread, docs/speed-history.md
+# "Carnage, Tag City and Carmarace"; the regions' own helpers, ``_index_*``,
+# return it signed).
+_index_rule_at = PARAMS.index
+_index_card_at = CARDS.index
+_index_hq_at = HQ.index
+_index_money_at = MONEY.index
+_index_alive_at = ALIVE.index
+_index_n_cars_at = N_CARS.index
+_index_car_street_at = CAR_STREET.index
+_index_car_bought_at = CAR_BOUGHT.index
+_index_car_used_at = CAR_USED.index
+_index_car_load_at = CAR_LOAD.index
+_index_passengers_at = PASSENGERS.index
+_index_token_status_at = TOKEN_STATUS.index
+_index_token_origin_at = TOKEN_ORIGIN.index
+_index_token_dest_at = TOKEN_DEST.index
+_index_token_fare_at = TOKEN_FARE.index
+_index_token_street_at = TOKEN_STREET.index
+_index_waiting_at = WAITING.index
+_index_street_car_at = STREET_CAR_AT.index
+_index_street_waiting_at = STREET_WAITING_AT.index
+_index_n_neighbours_at = N_NEIGHBOURS_AT.index
+_index_neighbours_at = NEIGHBOURS_AT.index
+_index_dist_at = DIST_AT.index
+_index_hq_sites_at = HQ_SITES_AT.index
 car_street_view = CAR_STREET.view
-car_bought_at = CAR_BOUGHT.index
-car_used_at = CAR_USED.index
-car_load_at = CAR_LOAD.index
-passengers_at = PASSENGERS.index  # st[passengers_at(c, i)]: passenger i of car id c
-token_status_at = TOKEN_STATUS.index
-token_origin_at = TOKEN_ORIGIN.index
-token_dest_at = TOKEN_DEST.index
-token_fare_at = TOKEN_FARE.index
-token_street_at = TOKEN_STREET.index
-waiting_at = WAITING.index
-street_car_at = STREET_CAR_AT.index  # st[street_car_at(st, street)]
 street_car_view = STREET_CAR_AT.view
-street_waiting_at = STREET_WAITING_AT.index
-n_neighbours_at = N_NEIGHBOURS_AT.index
-neighbours_at = NEIGHBOURS_AT.index  # st[neighbours_at(st, street, k)]
-dist_at = DIST_AT.index  # st[dist_at(st, a, b)]: packed (DIST_AT's meaning); read it by dist(st, a, b)
-hq_sites_at = HQ_SITES_AT.index
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rule_at(i):
+    # st[rule_at(P_CAR_COST)]: a rule parameter
+    return np.uint64(_index_rule_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def card_at(i, j):
+    # st[card_at(j, 0)]: spawn card j's origin, st[card_at(j, 1)] its destination
+    return np.uint64(_index_card_at(i, j))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def hq_at(i):
+    return np.uint64(_index_hq_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def money_at(i):
+    return np.uint64(_index_money_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def alive_at(i):
+    return np.uint64(_index_alive_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def n_cars_at(i):
+    return np.uint64(_index_n_cars_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def car_street_at(i):
+    # st[car_street_at(c)], c = seat * MAX_CARS + car
+    return np.uint64(_index_car_street_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def car_bought_at(i):
+    return np.uint64(_index_car_bought_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def car_used_at(i):
+    return np.uint64(_index_car_used_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def car_load_at(i):
+    return np.uint64(_index_car_load_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def passengers_at(i, j):
+    # st[passengers_at(c, i)]: passenger i of car id c
+    return np.uint64(_index_passengers_at(i, j))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def token_status_at(i):
+    return np.uint64(_index_token_status_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def token_origin_at(i):
+    return np.uint64(_index_token_origin_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def token_dest_at(i):
+    return np.uint64(_index_token_dest_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def token_fare_at(i):
+    return np.uint64(_index_token_fare_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def token_street_at(i):
+    return np.uint64(_index_token_street_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def waiting_at(i):
+    return np.uint64(_index_waiting_at(i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def street_car_at(st, i):
+    # st[street_car_at(st, street)]
+    return np.uint64(_index_street_car_at(st, i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def street_waiting_at(st, i):
+    return np.uint64(_index_street_waiting_at(st, i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def n_neighbours_at(st, i):
+    return np.uint64(_index_n_neighbours_at(st, i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def neighbours_at(st, i, j):
+    # st[neighbours_at(st, street, k)]
+    return np.uint64(_index_neighbours_at(st, i, j))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def dist_at(st, i, j):
+    # st[dist_at(st, a, b)]: packed (DIST_AT's meaning); read it by dist(st, a, b)
+    return np.uint64(_index_dist_at(st, i, j))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def hq_sites_at(st, i):
+    return np.uint64(_index_hq_sites_at(st, i))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def delivered_at(i):
+    # st[delivered_at(seat)]: the header's score
+    return np.uint64(score_at(i))
+
 
 PHASE_SETUP = 0
 PHASE_TURN = 1

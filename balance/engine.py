@@ -63,9 +63,9 @@ answer still in the race once, from a copy of the position (the workspace at
 SCRATCH_AT) reseeded from a stream of its own (``rng_seed_search(seed, game,
 search, playout)``: the search never reads the game's true stream) and
 ``determinize``d; the answer is applied and the playout goes on with the rollout
-policy in every seat for ``horizon`` turns (0: to the end), scored by
-``evaluate``.  Each challenger's value minus the incumbent's in the same round
-is one paired difference.  With common random numbers (``crn``) every answer of
+policy in every seat for ``horizon`` turns or rounds (``horizon_unit``; 0: to
+the end), scored by ``evaluate``.  Each challenger's value minus the
+incumbent's in the same round is one paired difference.  With common random numbers (``crn``) every answer of
 a round shares the round's stream (the same dice, the same resampled deck),
 which cancels the luck the answers share; without, each answer of each round
 has its own stream (better where the same dice would go to another seat after
@@ -367,6 +367,21 @@ def best_arm(st, n, incumbent):
         if st[ARM_VALUE + a] > st[ARM_VALUE + best]:
             best = a
     return best
+
+
+@njit(cache=True)
+def playout_last_turn(st, own):
+    """The last turn a search playout plays for the seat whose parameters
+    start at ``own``: ``horizon`` turns from now, or, stored negative
+    (``horizon_unit = rounds``), that many rounds of FEEL_TURNS player turns
+    (one per seat in play unless the game says otherwise); none at 0."""
+    horizon = st[own + MC_HORIZON]
+    if horizon == 0:
+        return NO_LIMIT
+    if horizon < 0:
+        per_round = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
+        horizon = -horizon * per_round
+    return st[TURN] + horizon
 
 
 @njit(cache=True)
@@ -818,8 +833,7 @@ def mc_player(kind, seat, subject, st):
     n = candidates(st, st[CANDIDATES : CANDIDATES + MAX_CANDIDATES])
     if n == 0:
         return heuristics(policy, kind, seat, subject, st)
-    horizon = st[own + MC_HORIZON]
-    last_turn = st[TURN] + horizon if horizon > 0 else NO_LIMIT
+    last_turn = playout_last_turn(st, own)
     at = st[SCRATCH_AT]
     scratch = st[at : at + st[CORE]]
     # The rollout policy's own answer, asked on a copy (it may draw random numbers).
@@ -965,8 +979,7 @@ def crn_probe(st, rounds, out):
     n = candidates(st, st[CANDIDATES : CANDIDATES + MAX_CANDIDATES])
     if n < 2:
         return 0
-    horizon = st[own + MC_HORIZON]
-    last_turn = st[TURN] + horizon if horizon > 0 else NO_LIMIT
+    last_turn = playout_last_turn(st, own)
     at = st[SCRATCH_AT]
     scratch = st[at : at + st[CORE]]
     copy_for_search(st, scratch, seat, NO_ROWS)

@@ -70,6 +70,7 @@ MAX_SEATS = 6  # balance.state.MAX_SEATS (not imported: numba stays unloaded for
 MAX_PLAYER_PARAMS = 16  # balance.state.MAX_PLAYER_PARAMS
 MC_PARAMS = 8  # balance.state.MC_PARAMS: where mc's own values start
 ALLOCATIONS = ("race", "even")  # balance.engine.ALLOCATIONS: how mc spends its playouts
+HORIZON_UNITS = ("turns", "rounds")  # mc's horizon_unit: rounds are stored as a negative horizon
 TRAINED = "trained"  # mc's rollout_policy: the game's trained heuristic (GameSpec.trained_heuristic)
 
 
@@ -497,6 +498,7 @@ class GameSpec:
     mc_rollouts: int = 64
     mc_rollout_policy: str = ""
     mc_horizon: int = 0
+    mc_horizon_unit: str = "turns"  # what ``horizon`` counts: player turns, or rounds (a turn per seat in play)
     mc_crn: bool = True
     mc_evidence: float = 2.0
     mc_indifference: float = 0.005  # the smallest gain (a share of a win) worth the search's playouts
@@ -637,7 +639,8 @@ class GameSpec:
                       "plays every seat in a playout"
                       + (f" ({TRAINED}: {self.trained_heuristic}, the game's trained heuristic)" if self.trained_heuristic else ""),
                       "reading: the strongest fast heuristic of the game (docs/players.md)", choices=choices),
-                Param("horizon", "int", self.mc_horizon, "turns per playout (0: to the end of the game)",
+                Param("horizon", "int", self.mc_horizon,
+                      "playout length in horizon_unit (0: to the end of the game)",
                       "reading: 0 scores real game ends", low=0, high=10_000),
                 Param("crn", "bool", self.mc_crn,
                       "common random numbers: the answers of a round share its dice and deck",
@@ -659,6 +662,10 @@ class GameSpec:
                       "played, in the rounds the budget has left, falls below this (0: never; a clear loser or a "
                       "challenger only a lucky streak would carry stops costing playouts)",
                       "reading: docs/players.md", low=0.0, high=1.0),
+                Param("horizon_unit", "choice", self.mc_horizon_unit,
+                      "what horizon counts: player turns, or rounds (one turn of every seat in play, so one "
+                      "default fits every table size)",
+                      "reading: docs/players.md", choices=HORIZON_UNITS),
             ),
             notes=notes,
         )
@@ -769,9 +776,13 @@ class GameSpec:
             policy = self.rollout_policy(player)
             for k, p in enumerate(policy.info.params):
                 out[k] = p.encode(policy.value(p.name))
+            names = [p.name for p in player.info.params]
             for k, p in enumerate(player.info.params):
-                out[MC_PARAMS + k] = p.encode(player.value(p.name))
+                if p.name != "horizon_unit":  # no slot of its own: the horizon's sign
+                    out[MC_PARAMS + k] = p.encode(player.value(p.name))
             out[MC_PARAMS + 1] = [h.name for h in heuristics].index(policy.name)  # the heuristic it plays
+            if player.value("horizon_unit") == "rounds":  # balance.engine.playout_last_turn reads it so
+                out[MC_PARAMS + names.index("horizon")] *= -1
             return out
         for k, p in enumerate(player.info.params):
             out[k] = p.encode(player.value(p.name))

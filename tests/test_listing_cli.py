@@ -88,7 +88,7 @@ def test_players_json_lists_parameters_and_randomness(dicerace, capsys):
     mc = players["mc"]
     assert mc["stochastic"] is True and mc["builtin"] is True
     params = {p["name"]: p for p in mc["params"]}
-    assert list(params) == ["rollouts", "rollout_policy", "horizon", "crn", "evidence", "allocation", "indifference", "futility"]
+    assert list(params) == ["rollouts", "rollout_policy", "horizon", "crn", "evidence", "allocation", "indifference", "futility", "horizon_unit"]
     assert params["rollouts"]["default"] == 16 and params["rollouts"]["allowed"] == "an integer in 1..100000"
     assert params["rollout_policy"]["choices"] == ["plain", "cautious"]
     assert all(p["meaning"] and p["source"] for p in params.values())

@@ -112,4 +112,4 @@ def test_players_listing_shows_player_parameters(dicerace, capsys):
     data = json.loads(out)
     mc = next(p for p in data if p["name"] == "mc")
     assert code == 0 and mc["stochastic"] is True
-    assert [q["name"] for q in mc["params"]] == ["rollouts", "rollout_policy", "horizon", "crn", "evidence", "allocation", "indifference", "futility"]
+    assert [q["name"] for q in mc["params"]] == ["rollouts", "rollout_policy", "horizon", "crn", "evidence", "allocation", "indifference", "futility", "horizon_unit"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.state import SEARCH_PLAYOUTS, SEARCHES
+from balance.state import ARM_VALUE, SCORE, SEARCH_DEVIATIONS, SEARCH_PLAYOUTS, SEARCHES, TURN, WINNER
 from balance.stats import wilson
 
 
@@ -163,6 +163,29 @@ def test_the_futility_bound_drops_a_challenger_only_without_a_chance(dicerace):
     assert st[ARM_ALIVE + 1] == 0
 
 
+def test_a_horizon_in_rounds_is_a_turn_per_seat_in_play(dicerace):
+    """``horizon_unit = rounds``: one round is as many player turns as seats in
+    play, so ``mc:horizon=1;horizon_unit=rounds`` plays the games of
+    ``mc:horizon=2`` heads up and of ``mc:horizon=3`` at three seats (and
+    neither of the other), its playouts cut at the same turns."""
+    spec = dicerace
+    params = {"target": 60, "max_turns": 80}
+
+    def games(labels):
+        out = []
+        for st in _final_states(spec, labels, 3, 12, params):
+            out.append((int(st[SEARCH_PLAYOUTS]), int(st[SEARCH_DEVIATIONS]), int(st[TURN]), int(st[WINNER]),
+                        tuple(int(v) for v in st[SCORE : SCORE + len(labels)]),
+                        tuple(int(v) for v in st[ARM_VALUE : ARM_VALUE + 8])))  # the last search's playout values
+        return out
+
+    rounds = "mc:rollouts=16;horizon=1;horizon_unit=rounds"
+    for n in (2, 3):
+        by_rounds = games([rounds] + ["cautious"] * (n - 1))
+        assert by_rounds == games([f"mc:rollouts=16;horizon={n}"] + ["cautious"] * (n - 1))
+        assert by_rounds != games([f"mc:rollouts=16;horizon={5 - n}"] + ["cautious"] * (n - 1))
+
+
 def test_flat_allocation_spends_the_whole_budget(dicerace):
     """``allocation = even`` (flat Monte Carlo): every decision with n answers
     plays budget // n rounds of all of them."""
@@ -221,8 +244,9 @@ def test_the_engine_reads_each_search_parameter_where_the_game_writes_it(dicerac
         "indifference": engine.MC_INDIFFERENCE, "futility": engine.MC_FUTILITY,
     }
     mc = dicerace.player("mc")
-    assert [p.name for p in mc.params] == sorted(slots, key=slots.get)
-    assert all(slots[p.name] == MC_PARAMS + k for k, p in enumerate(mc.params))
+    # horizon_unit has no slot of its own: it is the sign of the horizon's, and comes last
+    assert [p.name for p in mc.params] == [*sorted(slots, key=slots.get), "horizon_unit"]
+    assert all(slots[p.name] == MC_PARAMS + k for k, p in enumerate(mc.params[:-1]))
     assert ALLOCATIONS == engine.ALLOCATIONS and engine.ALLOCATION_EVEN == ALLOCATIONS.index("even")
     values = dicerace._player_values(
         dicerace.parse_player(
@@ -235,6 +259,9 @@ def test_the_engine_reads_each_search_parameter_where_the_game_writes_it(dicerac
     assert values[engine.MC_EVIDENCE : engine.MC_EVIDENCE + 1].view(np.float64)[0] == 2.5
     assert values[engine.MC_INDIFFERENCE : engine.MC_INDIFFERENCE + 1].view(np.float64)[0] == 0.25
     assert values[engine.MC_FUTILITY : engine.MC_FUTILITY + 1].view(np.float64)[0] == 0.125
+    rounds = dicerace._player_values(dicerace.parse_player("mc:horizon=3;horizon_unit=rounds"), dicerace.heuristics)
+    assert rounds[engine.MC_HORIZON] == -3 and (np.delete(rounds, engine.MC_HORIZON) == np.delete(
+        dicerace._player_values(dicerace.parse_player("mc:horizon=3"), dicerace.heuristics), engine.MC_HORIZON)).all()
 
 
 @pytest.mark.parametrize("game", ["carnage", "bahama", "taxi", "tagcity", "carmarace"])

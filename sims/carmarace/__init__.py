@@ -49,20 +49,22 @@ class Carmarace(GameSpec):
     seconds_per_turn = 20.0
     seconds_per_turn_source = 'reading: a turn is a roll, a move and at most a card (RULES.md, "Table time")'
     trained_heuristic = ""
-    # The search (docs/players.md, Carmarace): 64 playouts 4 turns deep over
+    # The search (docs/players.md, Carmarace): 128 playouts one round deep (a
+    # turn of every seat in play: 2 turns heads up, 4 at the default table) over
     # saboteur, common random numbers, a switch at z >= 1, successive halving
     # when a menu is longer than the budget can race.
-    mc_rollouts = 64
+    mc_rollouts = 128
     mc_rollout_policy = "saboteur"
-    mc_horizon = 4
+    mc_horizon = 1
+    mc_horizon_unit = "rounds"
     mc_evidence = 1.0
     # The budget ladder as measured (docs/players.md, the search player): mc with
     # 4x and 16x the budget heads up, seats alternating; balance players shows it.
     mc_ladder = (
-        BudgetRung(256, 64, 1124, 874, 17.5,
-                   "balance run carmarace --players mc:rollouts=256,mc:rollouts=64 --rotate-seats --games 2000 --seed 7"),
-        BudgetRung(1024, 256, 105, 95, 5.2,
-                   "balance run carmarace --players mc:rollouts=1024,mc:rollouts=256 --rotate-seats --games 200 --seed 11"),
+        BudgetRung(512, 128, 1020, 979, 16.1,
+                   "balance run carmarace --players mc:rollouts=512,mc:rollouts=128 --rotate-seats --games 2000 --seed 7"),
+        BudgetRung(2048, 512, 96, 103, 13.9,
+                   "balance run carmarace --players mc:rollouts=2048,mc:rollouts=512 --rotate-seats --games 200 --seed 11"),
     )
 
     def encode(self, params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:

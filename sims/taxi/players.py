@@ -41,6 +41,13 @@ from sims.taxi.params import (
 )
 from sims.taxi.state import (
     ALLOWANCE,
+    D0,
+    FREEWAY,
+    MENU_GREENS,
+    MENU_NODE,
+    MENU_STEPS,
+    MENU_WHITES,
+    N_NODES,
     BET_FREEWAY,
     BET_MONEY,
     BET_NONE,
@@ -62,14 +69,9 @@ from sims.taxi.state import (
     d0,
     d0_at,
     dest_at,
-    freeway_at,
     gamble_copies_at,
     greens_at,
-    menu_greens_at,
-    menu_node_at,
     menu_node_view,
-    menu_steps_at,
-    menu_whites_at,
     money_at,
     node_seg_at,
     node_seg_start_at,
@@ -78,6 +80,7 @@ from sims.taxi.state import (
     rule_at,
     seg_a_at,
     seg_b_at,
+    slot,
     taxi_node,
 )
 
@@ -103,16 +106,23 @@ def drive(st, seat):
     bt = BIG
     bs = BIG
     bx = BIG
-    # Through index helpers, no views made per call (the loop only reads).
+    # The menu and the tables at their offsets (unsigned: plain loads), D0's
+    # row of the destination (D0 is stored by target); no views made per call.
+    o_node = st[MENU_NODE]
+    o_greens = st[MENU_GREENS]
+    o_whites = st[MENU_WHITES]
+    o_steps = st[MENU_STEPS]
+    o_fw = st[FREEWAY]
+    to_dest = st[D0] + dest * st[N_NODES]
     for i in range(st[MENU_N]):
-        x = st[menu_node_at(st, i)]
-        if not anywhere and st[freeway_at(st, x)] != 0:
+        x = st[slot(o_node + i)]
+        if not anywhere and st[slot(o_fw + x)] != 0:
             continue
-        dd = st[d0_at(st, x, dest)]
+        dd = st[slot(to_dest + x)]
         if dd > bd:
             continue
-        t = st[menu_greens_at(st, i)] + st[menu_whites_at(st, i)]
-        steps = st[menu_steps_at(st, i)]
+        t = st[slot(o_greens + i)] + st[slot(o_whites + i)]
+        steps = st[slot(o_steps + i)]
         if dd < bd or t < bt or (t == bt and (steps < bs or (steps == bs and x < bx))):
             best = i
             bd = dd

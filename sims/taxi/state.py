@@ -135,7 +135,10 @@ NODE_SEG = LAYOUT.placed("node_seg", ("node_segs",), "the segments touching each
 DRIVE_TREE = LAYOUT.placed(
     "drive_tree", ("tree_len",), "the drive trees: one word per menu entry a node's tree holds (TREE_* fields)"
 )
-D0 = LAYOUT.placed("d0", ("n_nodes", "n_nodes"), "tablet-free distance in streets from a turn's start to a node")
+D0 = LAYOUT.placed(
+    "d0", ("n_nodes", "n_nodes"),
+    "tablet-free distance in streets, by target: row v, column u, from a turn's start u to node v (d0_at(st, u, v))",
+)
 JOURNEY_KIND = LAYOUT.placed("journey_kind", ("journey_cards",), "a Journey card's kind (C_*)")
 PASSENGER_KIND = LAYOUT.placed("passenger_kind", ("passenger_cards",), "a Passenger card's kind (C_*)")
 EXPENSE_KIND = LAYOUT.placed("expense_kind", ("expense_cards",), "an Expense card's kind (C_*)")
@@ -236,8 +239,7 @@ seg_a_at = SEG_A.index
 seg_b_at = SEG_B.index
 node_seg_start_at = NODE_SEG_START.index
 node_seg_at = NODE_SEG.index
-d0_at = D0.index
-d0_view = D0.view
+_d0_index = D0.index
 journey_kind_at = JOURNEY_KIND.index
 passenger_kind_at = PASSENGER_KIND.index
 expense_kind_at = EXPENSE_KIND.index
@@ -264,6 +266,26 @@ plates_view = PLATES.view
 arrived_view = ARRIVED.view
 pos_view = POS.view
 dest_view = DEST.view
+
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def slot(i):
+    """An offset into the state as an unsigned integer, for ``st[slot(i)]``:
+    numba guards a read at a signed index against a negative one (Python's
+    ``st[-1]`` counts from the end) with a compare and a conditional move; at
+    an unsigned index a read or a write is a plain access.  Offsets are never
+    negative, so the slots are the same."""
+    return np.uint64(i)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def d0_at(st, u, v):
+    """The slot of D0 from ``u`` (a turn's start) to ``v``: the region is
+    stored by target (row ``v``), so a player scoring many ends against one
+    destination reads one row."""
+    return np.uint64(_d0_index(st, v, u))
+
 
 # ---- phases (PHASE)
 PH_SETUP = 0
@@ -535,7 +557,7 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     NODE_SEG_START.put(image, board.node_seg_start)
     NODE_SEG.put(image, board.node_seg)
     DRIVE_TREE.put(image, drive_trees(board))
-    D0.put(image, board.d0)
+    D0.put(image, np.asarray(board.d0).T)  # by target: a destination's distances lie in one row
     guide = np.zeros((MAX_SEATS, GUIDE_STOPS), np.int64)
     for g in range(min(MAX_SEATS, len(board.guides))):
         guide[g] = board.guides[g]

@@ -6,6 +6,12 @@ resolves the pending decision, an illegal answer becoming the most passive
 legal one (keep the barrier, no purchase, the Passenger deck, no bet, stay
 put).  Every step of a turn is a phase in the state (state.PH_*), so a search
 may copy the state at any decision and go on from there.
+
+Nothing here allocates, so every function is compiled without reference
+counting (``_nrt=False``): a call no longer counts a reference to the state
+on entry and back on return (two more calls, each an atomic operation, per
+call of advance, apply and the players).  A view made here is counted by
+nobody; none is returned (state.py's ``deck_view`` is for Python and tests).
 """
 
 from __future__ import annotations
@@ -182,7 +188,6 @@ from sims.taxi.state import (
     card_value,
     d0,
     deck_size,
-    deck_view,
     dest_at,
     dest_view,
     expense_value_at,
@@ -240,7 +245,7 @@ DATA_WIDTH = 6
 
 
 # --------------------------------------------------------------------------- trace helpers
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seat_row(st, values, pad):
     """A DATA row: ``values[s]`` for every seat (``pad`` after the last)."""
     at = begin_data(st)
@@ -249,7 +254,7 @@ def _seat_row(st, values, pad):
         st[event_value(at, s)] = values[s] if s < n else pad
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seat_row_out(st, nodes):
     """A DATA row of a per-seat node (-1 for a seat that is out)."""
     at = begin_data(st)
@@ -258,7 +263,7 @@ def _seat_row_out(st, nodes):
         st[event_value(at, s)] = nodes[s] if s < n and st[out_at(s)] == 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _id_rows(st, values, count):
     """``values[:count]``, six per DATA row."""
     i = 0
@@ -270,7 +275,7 @@ def _id_rows(st, values, count):
 
 
 # --------------------------------------------------------------------------- decks
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw(st, deck):
     """The top card of ``deck``; an empty pile is first refilled by shuffling the
     whole discard pile (every card: the others are all discarded)."""
@@ -283,14 +288,14 @@ def _draw(st, deck):
                 st[revealed_at(w)] = 0
         if st[RECORD]:
             write_shuffle(st, deck, size)
-            _id_rows(st, deck_view(st, deck), size)
+            _id_rows(st, st[order_at(st, deck, 0) : order_at(st, deck, size)], size)
     card = st[order_at(st, deck, st[top_at(deck)])]
     st[top_at(deck)] += 1
     return card
 
 
 # --------------------------------------------------------------------------- money
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish(st, reason, winner):
     n = st[N_SEATS]
     pv = st[rule_at(P_PLATE_VALUE)]
@@ -303,7 +308,7 @@ def _finish(st, reason, winner):
         write_end(st, winner, reason, legs_done)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _eliminate(st, s):
     st[out_at(s)] = 1
     st[N_IN] -= 1
@@ -319,7 +324,7 @@ def _eliminate(st, s):
         write_eliminate(st, s, st[money_at(s)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _settle_debt(st, s):
     """Rule 14 after a payment by ``s``: sell plates while in debt, then out.
     True when the game has ended (one player left)."""
@@ -345,7 +350,7 @@ def _settle_debt(st, s):
 
 
 # --------------------------------------------------------------------------- setup
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _setup(st):
     n = st[N_SEATS]
     base = st[BASE]
@@ -367,7 +372,7 @@ def _setup(st):
         st[top_at(d)] = 0
         if st[RECORD]:
             write_order(st, d, size)
-            _id_rows(st, deck_view(st, d), size)
+            _id_rows(st, st[order_at(st, d, 0) : order_at(st, d, size)], size)
     st[LEG] = 1
     if st[RECORD]:
         write_leg(st, 1)
@@ -377,7 +382,7 @@ def _setup(st):
 
 
 # --------------------------------------------------------------------------- the move menu
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _barred(st, seg):
     for k in range(st[N_BARRED]):
         if st[barred_at(k)] == seg:
@@ -385,7 +390,7 @@ def _barred(st, seg):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def build_menu(st):
     """List the one-street drives from the mover's node (state.py, "The move
     menu") into the menu; returns their number.
@@ -491,7 +496,7 @@ def build_menu(st):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _search_menu(st):
     """The move menu by a breadth-first search over the board's arcs (what
     build_menu does from a node whose drive tree is not kept, and the
@@ -603,7 +608,7 @@ def _search_menu(st):
     return n
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _take_entry(st, e):
     plen = st[PATH_LEN]
     steps = st[menu_steps_at(st, e)]
@@ -624,7 +629,7 @@ def _take_entry(st, e):
     st[DRIVES] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _end_move(st, legal):
     """The move is over: an illegal one (a bad answer, or a stop the rules do not
     allow) is undone: the taxi stays put and spends nothing."""
@@ -657,7 +662,7 @@ def _end_move(st, legal):
 
 
 # --------------------------------------------------------------------------- gambles
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reveal(st):
     h = st[HOLDER]
     word = st[CARD_KIND] - C_GAMBLE_MONEY  # 0 money, 1 freeway, 2 taxi
@@ -706,7 +711,7 @@ def _reveal(st):
 
 
 # --------------------------------------------------------------------------- the rules
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_card(st):
     """Rule 3.3: the chosen card takes effect.  False when the game ended."""
     s = st[SEAT]
@@ -771,7 +776,7 @@ def _draw_card(st):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _leg_end(st):
     """Rule 11: bonus, jumps, charges; then the next leg or the end.  False when
     the game ended."""
@@ -853,7 +858,7 @@ def _leg_end(st):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(st):
     """Run the rules until a decision is pending or the game is over."""
     if st[DECIDER] >= 0 or st[END_REASON] >= 0:
@@ -986,7 +991,7 @@ def advance(st):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply(st, answer):
     """Resolve the pending decision; an illegal answer becomes the passive one."""
     seat = st[DECIDER]
@@ -1039,7 +1044,7 @@ def apply(st, answer):
 
 
 # --------------------------------------------------------------------------- the search player
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def candidates(st, out):
     """What mc compares: both decks (and none), every legal bet, buy or not,
     keep or place the barrier where Bar would, and the first drive of a move
@@ -1087,7 +1092,7 @@ def candidates(st, out):
 MOVE_CANDIDATES = 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _drive_key(st, seat, i):
     """Drive's order of a menu entry: D0 to the stop, tablets, segments, end node."""
     x = st[menu_node_at(st, i)]
@@ -1096,7 +1101,7 @@ def _drive_key(st, seat, i):
     return ((d * 64 + min(t, 63)) * 1024 + min(st[menu_steps_at(st, i)], 1023)) * 65536 + x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move_candidates(st, seat, out):
     """The first drive of a move: the MOVE_CANDIDATES best drives by Drive's order
     (one per end node) that may end the move."""
@@ -1128,7 +1133,7 @@ def _move_candidates(st, seat, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinize(st, seat):
     """A search copy as ``seat`` sees it: every draw pile in a new order (the
     discard piles are known), and during a gamble the card in the holder's hand
@@ -1157,7 +1162,7 @@ def determinize(st, seat):
                         break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def standing(st, seat):
     """What a seat is worth in a playout cut by the horizon: its wealth, its
     tablets ($500 a green, $1,000 a freeway tablet: what they win in races), and
@@ -1187,7 +1192,7 @@ def standing(st, seat):
     return w + np.int64(bonus * mine / total)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(st, seat):
     """A finished playout: VALUE_SCALE for a win, 0 otherwise.  A playout cut by
     the horizon: 0 when out, else from the lead of its ``standing`` over the best

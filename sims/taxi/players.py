@@ -90,7 +90,7 @@ NEVER = np.int64(-(1 << 62))
 
 
 # --------------------------------------------------------------------------- shared rules
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def drive(st, seat):
     """Drive: the menu entry to take next, or STOP."""
     if st[DRIVES] >= st[ALLOWANCE]:
@@ -134,7 +134,7 @@ def drive(st, seat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _is_barred(st, seg):
     for k in range(st[N_BARRED]):
         if st[barred_at(k)] == seg:
@@ -142,7 +142,7 @@ def _is_barred(st, seg):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bar_segment(st, target):
     """The segment Bar would block for ``target`` (whatever its distance), or -1."""
     pos = st[pos_at(target)]
@@ -164,7 +164,7 @@ def bar_segment(st, target):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bar(st, seat, target):
     """Bar: block the opponent when it is within BAR_WITHIN streets of its destination."""
     pos = st[pos_at(target)]
@@ -173,7 +173,7 @@ def bar(st, seat, target):
     return bar_segment(st, target)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bet_value(st, word):
     """EV of a bet on ``word`` (BET_MONEY, BET_FREEWAY, BET_TAXI) times the number
     of gamble cards not revealed since the Journey deck's last shuffle."""
@@ -190,7 +190,7 @@ def bet_value(st, word):
     return (2 * c - total) * 300
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_bet(st, seat, word):
     if word == BET_MONEY:
         return st[money_at(seat)] >= st[rule_at(P_MONEY_STAKE)]
@@ -202,7 +202,7 @@ def legal_bet(st, seat, word):
 
 
 # --------------------------------------------------------------------------- the players
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_player(kind, seat, subject, st):
     """Uniform among the legal answers (a move: k uniform in 0..allowance drives)."""
     if kind == KIND_BARRIER:
@@ -253,7 +253,7 @@ def random_player(kind, seat, subject, st):
     return STOP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def cautious(kind, seat, subject, st):
     """Passenger cards, never bets, never buys."""
     if kind == KIND_BARRIER:
@@ -267,7 +267,7 @@ def cautious(kind, seat, subject, st):
     return drive(st, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def router(kind, seat, subject, st):
     """Journey while rich, the best positive bet it can afford with a reserve,
     buys with a margin."""
@@ -298,7 +298,7 @@ def router(kind, seat, subject, st):
     return drive(st, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gambler(kind, seat, subject, st):
     """Journey cards, always the affordable bet of highest EV, never buys."""
     if kind == KIND_BARRIER:
@@ -320,7 +320,7 @@ def gambler(kind, seat, subject, st):
     return drive(st, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def investor(kind, seat, subject, st):
     """Passenger cards, taxi bets of positive EV with a reserve, buys whenever it may."""
     if kind == KIND_BARRIER:
@@ -379,7 +379,7 @@ PLAYERS = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristics(index, kind, seat, subject, st):
     """The heuristics as one switch on their index in PLAYERS."""
     if index == 2:

@@ -566,60 +566,60 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- readers (players may call)
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def d0(st, u, v):
     """Tablet-free distance in streets from node u (a turn's start) to node v."""
     return st[d0_at(st, u, v)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_freeway(st, node):
     return st[freeway_at(st, node)] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_end(st, node):
     """May a move end on ``node``? (not on the freeway, unless stop_on_freeway)"""
     return st[freeway_at(st, node)] == 0 or st[rule_at(P_STOP_ON_FREEWAY)] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_node(st, i):
     return st[menu_node_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_parent(st, i):
     return st[menu_parent_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_steps(st, i):
     return st[menu_steps_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_greens(st, i):
     return st[menu_greens_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_whites(st, i):
     return st[menu_whites_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_streets(st, i):
     return st[menu_streets_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def taxi_node(st):
     """The mover's node now (the end of its path so far)."""
     return st[path_at(st, st[PATH_LEN] - 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_in(st, seat):
     """The next seat still in after ``seat``, in order of play (cyclic)."""
     n = st[N_SEATS]
@@ -633,13 +633,13 @@ def next_in(st, seat):
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wealth(st, seat, plate_value):
     return st[money_at(seat)] + plate_value * st[plates_at(seat)]
 
 
 # ---- the decks, by deck index (JOURNEY, PASSENGER, EXPENSE_DECK)
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_size(st, d):
     """Cards of deck ``d``."""
     if d == JOURNEY:
@@ -649,7 +649,7 @@ def deck_size(st, d):
     return st[EXPENSE_CARDS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def order_at(st, d, i):
     """The slot of position ``i`` of deck ``d``'s order."""
     if d == JOURNEY:
@@ -659,7 +659,7 @@ def order_at(st, d, i):
     return expense_order_at(st, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_kind(st, d, card):
     """The kind (C_*) of card ``card`` of deck ``d``."""
     if d == JOURNEY:
@@ -669,7 +669,7 @@ def card_kind(st, d, card):
     return st[expense_kind_at(st, card)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_value(st, d, card):
     """The value of card ``card`` of deck ``d``."""
     if d == JOURNEY:

@@ -41,27 +41,28 @@ from sims.taxi.params import (
 )
 from sims.taxi.state import (
     ALLOWANCE,
-    D0,
-    FREEWAY,
-    MENU_GREENS,
-    MENU_NODE,
-    MENU_STEPS,
-    MENU_WHITES,
-    N_NODES,
     BET_FREEWAY,
     BET_MONEY,
     BET_NONE,
     BET_TAXI,
     CARD_JOURNEY,
     CARD_PASSENGER,
+    D0,
     DRIVES,
+    FREEWAY,
     KEEP,
     KIND_BARRIER,
     KIND_BET,
     KIND_BUY,
     KIND_CARD,
+    KIND_MOVE,
+    MENU_GREENS,
     MENU_N,
+    MENU_NODE,
+    MENU_STEPS,
+    MENU_WHITES,
     N_BARRED,
+    N_NODES,
     N_SEGS,
     STOP,
     barred_at,
@@ -90,9 +91,11 @@ NEVER = np.int64(-(1 << 62))
 
 
 # --------------------------------------------------------------------------- shared rules
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def drive(st, seat):
-    """Drive: the menu entry to take next, or STOP."""
+    """Drive: the menu entry to take next, or STOP.  Compiled into its callers
+    (``forceinline``): the heuristics' switch, which asks it directly for the
+    move decisions of every player that drives by it."""
     if st[DRIVES] >= st[ALLOWANCE]:
         return STOP
     dest = st[dest_at(seat)]
@@ -381,7 +384,11 @@ PLAYERS = (
 
 @njit(cache=True, _nrt=False)
 def heuristics(index, kind, seat, subject, st):
-    """The heuristics as one switch on their index in PLAYERS."""
+    """The heuristics as one switch on their index in PLAYERS.  A move decision
+    of a player that drives by Drive (all but ``random``; each one's last
+    branch) is Drive's, asked here without the player's call."""
+    if kind == KIND_MOVE and index >= 1 and index <= 4:
+        return drive(st, seat)
     if index == 2:
         return router(kind, seat, subject, st)
     if index == 3:

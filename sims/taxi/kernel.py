@@ -108,7 +108,6 @@ from sims.taxi.state import (
     C_ROADWORK,
     C_STREETS,
     DIE,
-    DRIVE_TREE,
     DRIVES,
     EXPENSE_DECK,
     GREENS_USED,
@@ -124,15 +123,8 @@ from sims.taxi.state import (
     LEG,
     LEGS,
     LEG_ENDED,
-    MENU_ARC,
     MENU_CAP,
-    MENU_GREENS,
     MENU_N,
-    MENU_NODE,
-    MENU_PARENT,
-    MENU_STEPS,
-    MENU_STREETS,
-    MENU_WHITES,
     NEXT,
     NO_MOVE,
     N_BARRED,
@@ -140,7 +132,6 @@ from sims.taxi.state import (
     N_IN,
     N_SEGS,
     PASSENGER,
-    PATH,
     PATH_CAP,
     PATH_LEN,
     PHASE,
@@ -190,6 +181,7 @@ from sims.taxi.state import (
     deck_size,
     dest_at,
     dest_view,
+    drive_tree_view,
     expense_value_at,
     freeway_at,
     freeway_view,
@@ -230,8 +222,8 @@ from sims.taxi.state import (
     rule_at,
     seg_a_at,
     seg_b_at,
-    slot,
     top_at,
+    unsigned,
     whites_at,
     whites_view,
 )
@@ -401,10 +393,9 @@ def build_menu(st):
     lists them (tests/taxi/test_menu.py compares both on many states).  A node
     whose tree is not kept is searched.
 
-    The tree and the menu are read and written at their offsets in the state
-    (unsigned, ``slot``), not through views: no view to make per menu (each
-    one a reference to count), and the offsets stay in registers across the
-    writes."""
+    The tree and the menu are read and written through views at unsigned
+    indices (``unsigned``: no guard against a negative index); a view costs
+    nothing more here (no reference is counted)."""
     s = st[SEAT]
     plen = st[PATH_LEN]
     room = st[PATH_CAP] - plen
@@ -414,21 +405,21 @@ def build_menu(st):
     u = st[path_at(st, plen - 1)]
     lo = st[out_start_at(st, u)]
     hi = st[out_start_at(st, u + 1)]
-    tree = st[DRIVE_TREE]  # where the trees lie (the region's slot)
-    if lo < hi and st[slot(tree + lo)] < 0:
+    tree = drive_tree_view(st)
+    if lo < hi and tree[unsigned(lo)] < 0:
         return _search_menu(st)
     cap = st[MENU_CAP]
     g_left = st[greens_at(s)] - st[GREENS_USED]
     w_left = st[whites_at(s)] - st[WHITES_USED]
     allowance = st[ALLOWANCE]
     used = st[STREETS_USED]
-    o_node = st[MENU_NODE]
-    o_parent = st[MENU_PARENT]
-    o_arc = st[MENU_ARC]
-    o_steps = st[MENU_STEPS]
-    o_greens = st[MENU_GREENS]
-    o_whites = st[MENU_WHITES]
-    o_streets = st[MENU_STREETS]
+    m_node = menu_node_view(st)
+    m_parent = menu_parent_view(st)
+    m_arc = menu_arc_view(st)
+    m_steps = menu_steps_view(st)
+    m_greens = menu_greens_view(st)
+    m_whites = menu_whites_view(st)
+    m_streets = menu_streets_view(st)
     any_barred = st[N_BARRED] > 0
     # The first step begins a street (1) unless the move goes on from a freeway
     # node or straight on along the street it last drove (0).
@@ -439,7 +430,7 @@ def build_menu(st):
     # its word in the tree; then its arc.
     n = 0
     for k in range(lo, hi):
-        word = st[slot(tree + k)]
+        word = tree[unsigned(k)]
         a = word & TREE_ARC_MASK
         cost = 0 if free or a == cont_last else 1
         if used + cost > allowance:
@@ -452,27 +443,27 @@ def build_menu(st):
             continue
         if n >= cap:
             break
-        st[slot(o_node + n)] = (word >> TREE_NODE_SHIFT) & TREE_NODE_MASK
-        st[slot(o_parent + n)] = -1
-        st[slot(o_arc + n)] = word
-        st[slot(o_steps + n)] = 1
-        st[slot(o_greens + n)] = g
-        st[slot(o_whites + n)] = w
-        st[slot(o_streets + n)] = used + cost
+        m_node[unsigned(n)] = (word >> TREE_NODE_SHIFT) & TREE_NODE_MASK
+        m_parent[unsigned(n)] = -1
+        m_arc[unsigned(n)] = word
+        m_steps[unsigned(n)] = 1
+        m_greens[unsigned(n)] = g
+        m_whites[unsigned(n)] = w
+        m_streets[unsigned(n)] = used + cost
         n += 1
     i = 0
     while i < n and n < cap:
-        word = st[slot(o_arc + i)]
-        st[slot(o_arc + i)] = word & TREE_ARC_MASK
-        steps = st[slot(o_steps + i)]
+        word = m_arc[unsigned(i)]
+        m_arc[unsigned(i)] = word & TREE_ARC_MASK
+        steps = m_steps[unsigned(i)]
         if steps < room:
             first_kid = (word >> TREE_KIDS_SHIFT) & TREE_KIDS_MASK
             kids = (word >> TREE_COUNT_SHIFT) & TREE_COUNT_MASK
-            gi = st[slot(o_greens + i)]
-            wi = st[slot(o_whites + i)]
-            streets = st[slot(o_streets + i)]
+            gi = m_greens[unsigned(i)]
+            wi = m_whites[unsigned(i)]
+            streets = m_streets[unsigned(i)]
             for c in range(first_kid, first_kid + kids):
-                kid = st[slot(tree + c)]
+                kid = tree[unsigned(c)]
                 g = gi + ((kid >> TREE_LIT_SHIFT) & 1)
                 w = wi + ((kid >> TREE_ENTRY_SHIFT) & 1)
                 if g > g_left or w > w_left:
@@ -481,17 +472,17 @@ def build_menu(st):
                     continue
                 if n >= cap:
                     break
-                st[slot(o_node + n)] = (kid >> TREE_NODE_SHIFT) & TREE_NODE_MASK
-                st[slot(o_parent + n)] = i
-                st[slot(o_arc + n)] = kid
-                st[slot(o_steps + n)] = steps + 1
-                st[slot(o_greens + n)] = g
-                st[slot(o_whites + n)] = w
-                st[slot(o_streets + n)] = streets
+                m_node[unsigned(n)] = (kid >> TREE_NODE_SHIFT) & TREE_NODE_MASK
+                m_parent[unsigned(n)] = i
+                m_arc[unsigned(n)] = kid
+                m_steps[unsigned(n)] = steps + 1
+                m_greens[unsigned(n)] = g
+                m_whites[unsigned(n)] = w
+                m_streets[unsigned(n)] = streets
                 n += 1
         i += 1
     for j in range(i, n):  # the entries the queue did not reach (a full menu)
-        st[slot(o_arc + j)] = st[slot(o_arc + j)] & TREE_ARC_MASK
+        m_arc[unsigned(j)] = m_arc[unsigned(j)] & TREE_ARC_MASK
     st[MENU_N] = n
     return n
 
@@ -612,14 +603,14 @@ def _search_menu(st):
 def _take_entry(st, e):
     plen = st[PATH_LEN]
     steps = st[menu_steps_at(st, e)]
-    o_path = st[PATH]
-    o_node = st[MENU_NODE]
-    o_parent = st[MENU_PARENT]
+    path = path_view(st)
+    m_node = menu_node_view(st)
+    m_parent = menu_parent_view(st)
     k = plen + steps - 1  # an entry is one segment longer than the entry it extends
     j = e
     while j >= 0:
-        st[slot(o_path + k)] = st[slot(o_node + j)]
-        j = st[slot(o_parent + j)]
+        path[unsigned(k)] = m_node[unsigned(j)]
+        j = m_parent[unsigned(j)]
         k -= 1
     st[PATH_LEN] = plen + steps
     st[LAST_ARC] = st[menu_arc_at(st, e)]

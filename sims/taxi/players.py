@@ -47,32 +47,30 @@ from sims.taxi.state import (
     BET_TAXI,
     CARD_JOURNEY,
     CARD_PASSENGER,
-    D0,
     DRIVES,
-    FREEWAY,
     KEEP,
     KIND_BARRIER,
     KIND_BET,
     KIND_BUY,
     KIND_CARD,
     KIND_MOVE,
-    MENU_GREENS,
     MENU_N,
-    MENU_NODE,
-    MENU_STEPS,
-    MENU_WHITES,
     N_BARRED,
-    N_NODES,
     N_SEGS,
     STOP,
     barred_at,
     can_end,
     d0,
     d0_at,
+    d0_to_view,
     dest_at,
+    freeway_view,
     gamble_copies_at,
     greens_at,
+    menu_greens_view,
     menu_node_view,
+    menu_steps_view,
+    menu_whites_view,
     money_at,
     node_seg_at,
     node_seg_start_at,
@@ -81,8 +79,8 @@ from sims.taxi.state import (
     rule_at,
     seg_a_at,
     seg_b_at,
-    slot,
     taxi_node,
+    unsigned,
 )
 
 BAR_WITHIN = 2  # Bar: an opponent this close (D0) to its destination is barred
@@ -109,23 +107,23 @@ def drive(st, seat):
     bt = BIG
     bs = BIG
     bx = BIG
-    # The menu and the tables at their offsets (unsigned: plain loads), D0's
-    # row of the destination (D0 is stored by target); no views made per call.
-    o_node = st[MENU_NODE]
-    o_greens = st[MENU_GREENS]
-    o_whites = st[MENU_WHITES]
-    o_steps = st[MENU_STEPS]
-    o_fw = st[FREEWAY]
-    to_dest = st[D0] + dest * st[N_NODES]
+    # The menu and the tables through views at unsigned indices (plain
+    # loads), D0 through the destination's row (D0 is stored by target).
+    m_node = menu_node_view(st)
+    m_greens = menu_greens_view(st)
+    m_whites = menu_whites_view(st)
+    m_steps = menu_steps_view(st)
+    fw = freeway_view(st)
+    to_dest = d0_to_view(st, dest)
     for i in range(st[MENU_N]):
-        x = st[slot(o_node + i)]
-        if not anywhere and st[slot(o_fw + x)] != 0:
+        x = m_node[unsigned(i)]
+        if not anywhere and fw[unsigned(x)] != 0:
             continue
-        dd = st[slot(to_dest + x)]
+        dd = to_dest[unsigned(x)]
         if dd > bd:
             continue
-        t = st[slot(o_greens + i)] + st[slot(o_whites + i)]
-        steps = st[slot(o_steps + i)]
+        t = m_greens[unsigned(i)] + m_whites[unsigned(i)]
+        steps = m_steps[unsigned(i)]
         if dd < bd or t < bt or (t == bt and (steps < bs or (steps == bs and x < bx))):
             best = i
             bd = dd

@@ -240,6 +240,7 @@ seg_b_at = SEG_B.index
 node_seg_start_at = NODE_SEG_START.index
 node_seg_at = NODE_SEG.index
 _d0_index = D0.index
+d0_to_view = D0.row_view  # d0_to_view(st, v)[u]: the distances to node v, by start
 journey_kind_at = JOURNEY_KIND.index
 passenger_kind_at = PASSENGER_KIND.index
 expense_kind_at = EXPENSE_KIND.index
@@ -270,12 +271,12 @@ dest_view = DEST.view
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def slot(i):
-    """An offset into the state as an unsigned integer, for ``st[slot(i)]``:
-    numba guards a read at a signed index against a negative one (Python's
-    ``st[-1]`` counts from the end) with a compare and a conditional move; at
-    an unsigned index a read or a write is a plain access.  Offsets are never
-    negative, so the slots are the same."""
+def unsigned(i):
+    """An index as an unsigned integer, for ``view[unsigned(i)]``: numba
+    guards a read at a signed index against a negative one (Python's
+    ``a[-1]`` counts from the end) with a compare and a conditional move; at
+    an unsigned index a read or a write is a plain access.  The kernel's
+    indices are never negative, so the slots are the same."""
     return np.uint64(i)
 
 

@@ -620,7 +620,7 @@ def _take_entry(st, e):
     st[DRIVES] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _end_move(st, legal):
     """The move is over: an illegal one (a bad answer, or a stop the rules do not
     allow) is undone: the taxi stays put and spends nothing."""
@@ -982,9 +982,11 @@ def advance(st):
             return
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def apply(st, answer):
-    """Resolve the pending decision; an illegal answer becomes the passive one."""
+    """Resolve the pending decision; an illegal answer becomes the passive one.
+    Compiled into the engine's loops (``forceinline``), a drive taken with it;
+    the end of a move stays a call (``_end_move``, ``forceinline=False``)."""
     seat = st[DECIDER]
     kind = st[DECISION]
     st[DECIDER] = -1

@@ -203,7 +203,7 @@ def legal_bet(st, seat, word):
 
 
 # --------------------------------------------------------------------------- the players
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_player(kind, seat, subject, st):
     """Uniform among the legal answers (a move: k uniform in 0..allowance drives)."""
     if kind == KIND_BARRIER:
@@ -254,7 +254,7 @@ def random_player(kind, seat, subject, st):
     return STOP
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def cautious(kind, seat, subject, st):
     """Passenger cards, never bets, never buys."""
     if kind == KIND_BARRIER:
@@ -268,7 +268,7 @@ def cautious(kind, seat, subject, st):
     return drive(st, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def router(kind, seat, subject, st):
     """Journey while rich, the best positive bet it can afford with a reserve,
     buys with a margin."""
@@ -299,7 +299,7 @@ def router(kind, seat, subject, st):
     return drive(st, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def gambler(kind, seat, subject, st):
     """Journey cards, always the affordable bet of highest EV, never buys."""
     if kind == KIND_BARRIER:
@@ -321,7 +321,7 @@ def gambler(kind, seat, subject, st):
     return drive(st, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def investor(kind, seat, subject, st):
     """Passenger cards, taxi bets of positive EV with a reserve, buys whenever it may."""
     if kind == KIND_BARRIER:
@@ -380,11 +380,13 @@ PLAYERS = (
 )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def heuristics(index, kind, seat, subject, st):
     """The heuristics as one switch on their index in PLAYERS.  A move decision
     of a player that drives by Drive (all but ``random``; each one's last
-    branch) is Drive's, asked here without the player's call."""
+    branch) is Drive's, asked here without the player's call.  Compiled into
+    the engine's loops with Drive (``forceinline``); the players stay calls
+    (``forceinline=False``: numba's callees would otherwise inherit the flag)."""
     if kind == KIND_MOVE and index >= 1 and index <= 4:
         return drive(st, seat)
     if index == 2:

@@ -6,6 +6,12 @@ resolves the pending decision, an illegal answer becoming the most passive
 legal one (keep the barrier, no purchase, the Passenger deck, no bet, stay
 put).  Every step of a turn is a phase in the state (state.PH_*), so a search
 may copy the state at any decision and go on from there.
+
+Nothing here allocates, so every function is compiled without reference
+counting (``_nrt=False``): a call no longer counts a reference to the state
+on entry and back on return (two more calls, each an atomic operation, per
+call of advance, apply and the players).  A view made here is counted by
+nobody; none is returned (state.py's ``deck_view`` is for Python and tests).
 """
 
 from __future__ import annotations
@@ -173,7 +179,6 @@ from sims.taxi.state import (
     card_value,
     d0,
     deck_size,
-    deck_view,
     dest_at,
     dest_view,
     drive_tree_view,
@@ -218,6 +223,7 @@ from sims.taxi.state import (
     seg_a_at,
     seg_b_at,
     top_at,
+    unsigned,
     whites_at,
     whites_view,
 )
@@ -231,7 +237,7 @@ DATA_WIDTH = 6
 
 
 # --------------------------------------------------------------------------- trace helpers
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seat_row(st, values, pad):
     """A DATA row: ``values[s]`` for every seat (``pad`` after the last)."""
     at = begin_data(st)
@@ -240,7 +246,7 @@ def _seat_row(st, values, pad):
         st[event_value(at, s)] = values[s] if s < n else pad
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _seat_row_out(st, nodes):
     """A DATA row of a per-seat node (-1 for a seat that is out)."""
     at = begin_data(st)
@@ -249,7 +255,7 @@ def _seat_row_out(st, nodes):
         st[event_value(at, s)] = nodes[s] if s < n and st[out_at(s)] == 0 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _id_rows(st, values, count):
     """``values[:count]``, six per DATA row."""
     i = 0
@@ -261,7 +267,7 @@ def _id_rows(st, values, count):
 
 
 # --------------------------------------------------------------------------- decks
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw(st, deck):
     """The top card of ``deck``; an empty pile is first refilled by shuffling the
     whole discard pile (every card: the others are all discarded)."""
@@ -274,14 +280,14 @@ def _draw(st, deck):
                 st[revealed_at(w)] = 0
         if st[RECORD]:
             write_shuffle(st, deck, size)
-            _id_rows(st, deck_view(st, deck), size)
+            _id_rows(st, st[order_at(st, deck, 0) : order_at(st, deck, size)], size)
     card = st[order_at(st, deck, st[top_at(deck)])]
     st[top_at(deck)] += 1
     return card
 
 
 # --------------------------------------------------------------------------- money
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _finish(st, reason, winner):
     n = st[N_SEATS]
     pv = st[rule_at(P_PLATE_VALUE)]
@@ -294,7 +300,7 @@ def _finish(st, reason, winner):
         write_end(st, winner, reason, legs_done)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _eliminate(st, s):
     st[out_at(s)] = 1
     st[N_IN] -= 1
@@ -310,7 +316,7 @@ def _eliminate(st, s):
         write_eliminate(st, s, st[money_at(s)])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _settle_debt(st, s):
     """Rule 14 after a payment by ``s``: sell plates while in debt, then out.
     True when the game has ended (one player left)."""
@@ -336,7 +342,7 @@ def _settle_debt(st, s):
 
 
 # --------------------------------------------------------------------------- setup
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _setup(st):
     n = st[N_SEATS]
     base = st[BASE]
@@ -358,7 +364,7 @@ def _setup(st):
         st[top_at(d)] = 0
         if st[RECORD]:
             write_order(st, d, size)
-            _id_rows(st, deck_view(st, d), size)
+            _id_rows(st, st[order_at(st, d, 0) : order_at(st, d, size)], size)
     st[LEG] = 1
     if st[RECORD]:
         write_leg(st, 1)
@@ -368,7 +374,7 @@ def _setup(st):
 
 
 # --------------------------------------------------------------------------- the move menu
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _barred(st, seg):
     for k in range(st[N_BARRED]):
         if st[barred_at(k)] == seg:
@@ -376,7 +382,7 @@ def _barred(st, seg):
     return False
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def build_menu(st):
     """List the one-street drives from the mover's node (state.py, "The move
     menu") into the menu; returns their number.
@@ -385,7 +391,11 @@ def build_menu(st):
     breadth-first order of that tree pruned by the conditions that change
     during a game, the same entries in the same order as ``_search_menu``
     lists them (tests/taxi/test_menu.py compares both on many states).  A node
-    whose tree is not kept is searched."""
+    whose tree is not kept is searched.
+
+    The tree and the menu are read and written through views at unsigned
+    indices (``unsigned``: no guard against a negative index); a view costs
+    nothing more here (no reference is counted)."""
     s = st[SEAT]
     plen = st[PATH_LEN]
     room = st[PATH_CAP] - plen
@@ -396,7 +406,7 @@ def build_menu(st):
     lo = st[out_start_at(st, u)]
     hi = st[out_start_at(st, u + 1)]
     tree = drive_tree_view(st)
-    if lo < hi and tree[lo] < 0:
+    if lo < hi and tree[unsigned(lo)] < 0:
         return _search_menu(st)
     cap = st[MENU_CAP]
     g_left = st[greens_at(s)] - st[GREENS_USED]
@@ -420,7 +430,7 @@ def build_menu(st):
     # its word in the tree; then its arc.
     n = 0
     for k in range(lo, hi):
-        word = tree[k]
+        word = tree[unsigned(k)]
         a = word & TREE_ARC_MASK
         cost = 0 if free or a == cont_last else 1
         if used + cost > allowance:
@@ -433,27 +443,27 @@ def build_menu(st):
             continue
         if n >= cap:
             break
-        m_node[n] = (word >> TREE_NODE_SHIFT) & TREE_NODE_MASK
-        m_parent[n] = -1
-        m_arc[n] = k
-        m_steps[n] = 1
-        m_greens[n] = g
-        m_whites[n] = w
-        m_streets[n] = used + cost
+        m_node[unsigned(n)] = (word >> TREE_NODE_SHIFT) & TREE_NODE_MASK
+        m_parent[unsigned(n)] = -1
+        m_arc[unsigned(n)] = word
+        m_steps[unsigned(n)] = 1
+        m_greens[unsigned(n)] = g
+        m_whites[unsigned(n)] = w
+        m_streets[unsigned(n)] = used + cost
         n += 1
     i = 0
     while i < n and n < cap:
-        word = tree[m_arc[i]]
-        m_arc[i] = word & TREE_ARC_MASK
-        steps = m_steps[i]
+        word = m_arc[unsigned(i)]
+        m_arc[unsigned(i)] = word & TREE_ARC_MASK
+        steps = m_steps[unsigned(i)]
         if steps < room:
             first_kid = (word >> TREE_KIDS_SHIFT) & TREE_KIDS_MASK
             kids = (word >> TREE_COUNT_SHIFT) & TREE_COUNT_MASK
-            gi = m_greens[i]
-            wi = m_whites[i]
-            streets = m_streets[i]
+            gi = m_greens[unsigned(i)]
+            wi = m_whites[unsigned(i)]
+            streets = m_streets[unsigned(i)]
             for c in range(first_kid, first_kid + kids):
-                kid = tree[c]
+                kid = tree[unsigned(c)]
                 g = gi + ((kid >> TREE_LIT_SHIFT) & 1)
                 w = wi + ((kid >> TREE_ENTRY_SHIFT) & 1)
                 if g > g_left or w > w_left:
@@ -462,22 +472,22 @@ def build_menu(st):
                     continue
                 if n >= cap:
                     break
-                m_node[n] = (kid >> TREE_NODE_SHIFT) & TREE_NODE_MASK
-                m_parent[n] = i
-                m_arc[n] = c
-                m_steps[n] = steps + 1
-                m_greens[n] = g
-                m_whites[n] = w
-                m_streets[n] = streets
+                m_node[unsigned(n)] = (kid >> TREE_NODE_SHIFT) & TREE_NODE_MASK
+                m_parent[unsigned(n)] = i
+                m_arc[unsigned(n)] = kid
+                m_steps[unsigned(n)] = steps + 1
+                m_greens[unsigned(n)] = g
+                m_whites[unsigned(n)] = w
+                m_streets[unsigned(n)] = streets
                 n += 1
         i += 1
     for j in range(i, n):  # the entries the queue did not reach (a full menu)
-        m_arc[j] = tree[m_arc[j]] & TREE_ARC_MASK
+        m_arc[unsigned(j)] = m_arc[unsigned(j)] & TREE_ARC_MASK
     st[MENU_N] = n
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _search_menu(st):
     """The move menu by a breadth-first search over the board's arcs (what
     build_menu does from a node whose drive tree is not kept, and the
@@ -589,18 +599,18 @@ def _search_menu(st):
     return n
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def _take_entry(st, e):
-    path = path_view(st)
     plen = st[PATH_LEN]
     steps = st[menu_steps_at(st, e)]
+    path = path_view(st)
     m_node = menu_node_view(st)
     m_parent = menu_parent_view(st)
     k = plen + steps - 1  # an entry is one segment longer than the entry it extends
     j = e
     while j >= 0:
-        path[k] = m_node[j]
-        j = m_parent[j]
+        path[unsigned(k)] = m_node[unsigned(j)]
+        j = m_parent[unsigned(j)]
         k -= 1
     st[PATH_LEN] = plen + steps
     st[LAST_ARC] = st[menu_arc_at(st, e)]
@@ -610,7 +620,7 @@ def _take_entry(st, e):
     st[DRIVES] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _end_move(st, legal):
     """The move is over: an illegal one (a bad answer, or a stop the rules do not
     allow) is undone: the taxi stays put and spends nothing."""
@@ -643,7 +653,7 @@ def _end_move(st, legal):
 
 
 # --------------------------------------------------------------------------- gambles
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _reveal(st):
     h = st[HOLDER]
     word = st[CARD_KIND] - C_GAMBLE_MONEY  # 0 money, 1 freeway, 2 taxi
@@ -692,7 +702,7 @@ def _reveal(st):
 
 
 # --------------------------------------------------------------------------- the rules
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _draw_card(st):
     """Rule 3.3: the chosen card takes effect.  False when the game ended."""
     s = st[SEAT]
@@ -757,7 +767,7 @@ def _draw_card(st):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _leg_end(st):
     """Rule 11: bonus, jumps, charges; then the next leg or the end.  False when
     the game ended."""
@@ -839,7 +849,7 @@ def _leg_end(st):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def advance(st):
     """Run the rules until a decision is pending or the game is over."""
     if st[DECIDER] >= 0 or st[END_REASON] >= 0:
@@ -972,9 +982,11 @@ def advance(st):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def apply(st, answer):
-    """Resolve the pending decision; an illegal answer becomes the passive one."""
+    """Resolve the pending decision; an illegal answer becomes the passive one.
+    Compiled into the engine's loops (``forceinline``), a drive taken with it;
+    the end of a move stays a call (``_end_move``, ``forceinline=False``)."""
     seat = st[DECIDER]
     kind = st[DECISION]
     st[DECIDER] = -1
@@ -1025,7 +1037,7 @@ def apply(st, answer):
 
 
 # --------------------------------------------------------------------------- the search player
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def candidates(st, out):
     """What mc compares: both decks (and none), every legal bet, buy or not,
     keep or place the barrier where Bar would, and the first drive of a move
@@ -1073,7 +1085,7 @@ def candidates(st, out):
 MOVE_CANDIDATES = 4
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _drive_key(st, seat, i):
     """Drive's order of a menu entry: D0 to the stop, tablets, segments, end node."""
     x = st[menu_node_at(st, i)]
@@ -1082,7 +1094,7 @@ def _drive_key(st, seat, i):
     return ((d * 64 + min(t, 63)) * 1024 + min(st[menu_steps_at(st, i)], 1023)) * 65536 + x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _move_candidates(st, seat, out):
     """The first drive of a move: the MOVE_CANDIDATES best drives by Drive's order
     (one per end node) that may end the move."""
@@ -1114,7 +1126,7 @@ def _move_candidates(st, seat, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def determinize(st, seat):
     """A search copy as ``seat`` sees it: every draw pile in a new order (the
     discard piles are known), and during a gamble the card in the holder's hand
@@ -1143,7 +1155,7 @@ def determinize(st, seat):
                         break
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def standing(st, seat):
     """What a seat is worth in a playout cut by the horizon: its wealth, its
     tablets ($500 a green, $1,000 a freeway tablet: what they win in races), and
@@ -1173,7 +1185,7 @@ def standing(st, seat):
     return w + np.int64(bonus * mine / total)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def evaluate(st, seat):
     """A finished playout: VALUE_SCALE for a win, 0 otherwise.  A playout cut by
     the horizon: 0 when out, else from the lead of its ``standing`` over the best

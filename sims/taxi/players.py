@@ -53,6 +53,7 @@ from sims.taxi.state import (
     KIND_BET,
     KIND_BUY,
     KIND_CARD,
+    KIND_MOVE,
     MENU_N,
     N_BARRED,
     N_SEGS,
@@ -61,15 +62,15 @@ from sims.taxi.state import (
     can_end,
     d0,
     d0_at,
+    d0_to_view,
     dest_at,
-    freeway_at,
+    freeway_view,
     gamble_copies_at,
     greens_at,
-    menu_greens_at,
-    menu_node_at,
+    menu_greens_view,
     menu_node_view,
-    menu_steps_at,
-    menu_whites_at,
+    menu_steps_view,
+    menu_whites_view,
     money_at,
     node_seg_at,
     node_seg_start_at,
@@ -79,6 +80,7 @@ from sims.taxi.state import (
     seg_a_at,
     seg_b_at,
     taxi_node,
+    unsigned,
 )
 
 BAR_WITHIN = 2  # Bar: an opponent this close (D0) to its destination is barred
@@ -87,9 +89,11 @@ NEVER = np.int64(-(1 << 62))
 
 
 # --------------------------------------------------------------------------- shared rules
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def drive(st, seat):
-    """Drive: the menu entry to take next, or STOP."""
+    """Drive: the menu entry to take next, or STOP.  Compiled into its callers
+    (``forceinline``): the heuristics' switch, which asks it directly for the
+    move decisions of every player that drives by it."""
     if st[DRIVES] >= st[ALLOWANCE]:
         return STOP
     dest = st[dest_at(seat)]
@@ -103,16 +107,23 @@ def drive(st, seat):
     bt = BIG
     bs = BIG
     bx = BIG
-    # Through index helpers, no views made per call (the loop only reads).
+    # The menu and the tables through views at unsigned indices (plain
+    # loads), D0 through the destination's row (D0 is stored by target).
+    m_node = menu_node_view(st)
+    m_greens = menu_greens_view(st)
+    m_whites = menu_whites_view(st)
+    m_steps = menu_steps_view(st)
+    fw = freeway_view(st)
+    to_dest = d0_to_view(st, dest)
     for i in range(st[MENU_N]):
-        x = st[menu_node_at(st, i)]
-        if not anywhere and st[freeway_at(st, x)] != 0:
+        x = m_node[unsigned(i)]
+        if not anywhere and fw[unsigned(x)] != 0:
             continue
-        dd = st[d0_at(st, x, dest)]
+        dd = to_dest[unsigned(x)]
         if dd > bd:
             continue
-        t = st[menu_greens_at(st, i)] + st[menu_whites_at(st, i)]
-        steps = st[menu_steps_at(st, i)]
+        t = m_greens[unsigned(i)] + m_whites[unsigned(i)]
+        steps = m_steps[unsigned(i)]
         if dd < bd or t < bt or (t == bt and (steps < bs or (steps == bs and x < bx))):
             best = i
             bd = dd
@@ -124,7 +135,7 @@ def drive(st, seat):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _is_barred(st, seg):
     for k in range(st[N_BARRED]):
         if st[barred_at(k)] == seg:
@@ -132,7 +143,7 @@ def _is_barred(st, seg):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bar_segment(st, target):
     """The segment Bar would block for ``target`` (whatever its distance), or -1."""
     pos = st[pos_at(target)]
@@ -154,7 +165,7 @@ def bar_segment(st, target):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bar(st, seat, target):
     """Bar: block the opponent when it is within BAR_WITHIN streets of its destination."""
     pos = st[pos_at(target)]
@@ -163,7 +174,7 @@ def bar(st, seat, target):
     return bar_segment(st, target)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def bet_value(st, word):
     """EV of a bet on ``word`` (BET_MONEY, BET_FREEWAY, BET_TAXI) times the number
     of gamble cards not revealed since the Journey deck's last shuffle."""
@@ -180,7 +191,7 @@ def bet_value(st, word):
     return (2 * c - total) * 300
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def legal_bet(st, seat, word):
     if word == BET_MONEY:
         return st[money_at(seat)] >= st[rule_at(P_MONEY_STAKE)]
@@ -192,7 +203,7 @@ def legal_bet(st, seat, word):
 
 
 # --------------------------------------------------------------------------- the players
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_player(kind, seat, subject, st):
     """Uniform among the legal answers (a move: k uniform in 0..allowance drives)."""
     if kind == KIND_BARRIER:
@@ -243,7 +254,7 @@ def random_player(kind, seat, subject, st):
     return STOP
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def cautious(kind, seat, subject, st):
     """Passenger cards, never bets, never buys."""
     if kind == KIND_BARRIER:
@@ -257,7 +268,7 @@ def cautious(kind, seat, subject, st):
     return drive(st, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def router(kind, seat, subject, st):
     """Journey while rich, the best positive bet it can afford with a reserve,
     buys with a margin."""
@@ -288,7 +299,7 @@ def router(kind, seat, subject, st):
     return drive(st, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def gambler(kind, seat, subject, st):
     """Journey cards, always the affordable bet of highest EV, never buys."""
     if kind == KIND_BARRIER:
@@ -310,7 +321,7 @@ def gambler(kind, seat, subject, st):
     return drive(st, seat)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=False)
 def investor(kind, seat, subject, st):
     """Passenger cards, taxi bets of positive EV with a reserve, buys whenever it may."""
     if kind == KIND_BARRIER:
@@ -369,9 +380,15 @@ PLAYERS = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, forceinline=True)
 def heuristics(index, kind, seat, subject, st):
-    """The heuristics as one switch on their index in PLAYERS."""
+    """The heuristics as one switch on their index in PLAYERS.  A move decision
+    of a player that drives by Drive (all but ``random``; each one's last
+    branch) is Drive's, asked here without the player's call.  Compiled into
+    the engine's loops with Drive (``forceinline``); the players stay calls
+    (``forceinline=False``: numba's callees would otherwise inherit the flag)."""
+    if kind == KIND_MOVE and index >= 1 and index <= 4:
+        return drive(st, seat)
     if index == 2:
         return router(kind, seat, subject, st)
     if index == 3:

@@ -135,7 +135,10 @@ NODE_SEG = LAYOUT.placed("node_seg", ("node_segs",), "the segments touching each
 DRIVE_TREE = LAYOUT.placed(
     "drive_tree", ("tree_len",), "the drive trees: one word per menu entry a node's tree holds (TREE_* fields)"
 )
-D0 = LAYOUT.placed("d0", ("n_nodes", "n_nodes"), "tablet-free distance in streets from a turn's start to a node")
+D0 = LAYOUT.placed(
+    "d0", ("n_nodes", "n_nodes"),
+    "tablet-free distance in streets, by target: row v, column u, from a turn's start u to node v (d0_at(st, u, v))",
+)
 JOURNEY_KIND = LAYOUT.placed("journey_kind", ("journey_cards",), "a Journey card's kind (C_*)")
 PASSENGER_KIND = LAYOUT.placed("passenger_kind", ("passenger_cards",), "a Passenger card's kind (C_*)")
 EXPENSE_KIND = LAYOUT.placed("expense_kind", ("expense_cards",), "an Expense card's kind (C_*)")
@@ -236,8 +239,8 @@ seg_a_at = SEG_A.index
 seg_b_at = SEG_B.index
 node_seg_start_at = NODE_SEG_START.index
 node_seg_at = NODE_SEG.index
-d0_at = D0.index
-d0_view = D0.view
+_d0_index = D0.index
+d0_to_view = D0.row_view  # d0_to_view(st, v)[u]: the distances to node v, by start
 journey_kind_at = JOURNEY_KIND.index
 passenger_kind_at = PASSENGER_KIND.index
 expense_kind_at = EXPENSE_KIND.index
@@ -264,6 +267,26 @@ plates_view = PLATES.view
 arrived_view = ARRIVED.view
 pos_view = POS.view
 dest_view = DEST.view
+
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def unsigned(i):
+    """An index as an unsigned integer, for ``view[unsigned(i)]``: numba
+    guards a read at a signed index against a negative one (Python's
+    ``a[-1]`` counts from the end) with a compare and a conditional move; at
+    an unsigned index a read or a write is a plain access.  The kernel's
+    indices are never negative, so the slots are the same."""
+    return np.uint64(i)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def d0_at(st, u, v):
+    """The slot of D0 from ``u`` (a turn's start) to ``v``: the region is
+    stored by target (row ``v``), so a player scoring many ends against one
+    destination reads one row."""
+    return np.uint64(_d0_index(st, v, u))
+
 
 # ---- phases (PHASE)
 PH_SETUP = 0
@@ -535,7 +558,7 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
     NODE_SEG_START.put(image, board.node_seg_start)
     NODE_SEG.put(image, board.node_seg)
     DRIVE_TREE.put(image, drive_trees(board))
-    D0.put(image, board.d0)
+    D0.put(image, np.asarray(board.d0).T)  # by target: a destination's distances lie in one row
     guide = np.zeros((MAX_SEATS, GUIDE_STOPS), np.int64)
     for g in range(min(MAX_SEATS, len(board.guides))):
         guide[g] = board.guides[g]
@@ -544,60 +567,60 @@ def encode(params: Mapping[str, Any], board: Any, n_seats: int) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- readers (players may call)
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def d0(st, u, v):
     """Tablet-free distance in streets from node u (a turn's start) to node v."""
     return st[d0_at(st, u, v)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_freeway(st, node):
     return st[freeway_at(st, node)] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def can_end(st, node):
     """May a move end on ``node``? (not on the freeway, unless stop_on_freeway)"""
     return st[freeway_at(st, node)] == 0 or st[rule_at(P_STOP_ON_FREEWAY)] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_node(st, i):
     return st[menu_node_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_parent(st, i):
     return st[menu_parent_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_steps(st, i):
     return st[menu_steps_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_greens(st, i):
     return st[menu_greens_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_whites(st, i):
     return st[menu_whites_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def menu_streets(st, i):
     return st[menu_streets_at(st, i)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def taxi_node(st):
     """The mover's node now (the end of its path so far)."""
     return st[path_at(st, st[PATH_LEN] - 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_in(st, seat):
     """The next seat still in after ``seat``, in order of play (cyclic)."""
     n = st[N_SEATS]
@@ -611,13 +634,13 @@ def next_in(st, seat):
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wealth(st, seat, plate_value):
     return st[money_at(seat)] + plate_value * st[plates_at(seat)]
 
 
 # ---- the decks, by deck index (JOURNEY, PASSENGER, EXPENSE_DECK)
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_size(st, d):
     """Cards of deck ``d``."""
     if d == JOURNEY:
@@ -627,7 +650,7 @@ def deck_size(st, d):
     return st[EXPENSE_CARDS]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def order_at(st, d, i):
     """The slot of position ``i`` of deck ``d``'s order."""
     if d == JOURNEY:
@@ -637,7 +660,7 @@ def order_at(st, d, i):
     return expense_order_at(st, i)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_kind(st, d, card):
     """The kind (C_*) of card ``card`` of deck ``d``."""
     if d == JOURNEY:
@@ -647,7 +670,7 @@ def card_kind(st, d, card):
     return st[expense_kind_at(st, card)]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card_value(st, d, card):
     """The value of card ``card`` of deck ``d``."""
     if d == JOURNEY:

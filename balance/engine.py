@@ -369,6 +369,13 @@ def best_arm(st, n, incumbent):
     return best
 
 
+@njit(cache=True, inline="always")
+def turns_per_round(st):
+    """Player turns in a round: the game's FEEL_TURNS, or one per seat in play
+    (the game-feel sampler's round and a search horizon counted in rounds)."""
+    return st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
+
+
 @njit(cache=True)
 def playout_last_turn(st, own):
     """The last turn a search playout plays for the seat whose parameters
@@ -379,8 +386,7 @@ def playout_last_turn(st, own):
     if horizon == 0:
         return NO_LIMIT
     if horizon < 0:
-        per_round = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
-        horizon = -horizon * per_round
+        horizon = -horizon * turns_per_round(st)
     return st[TURN] + horizon
 
 
@@ -543,7 +549,7 @@ def feel_reset(st):
     st[FEEL + F_TRAILER] = FEEL_NONE
     st[FEEL + F_LAST_LEADER] = -1
     st[FEEL + F_STRIDE] = 1
-    st[FEEL + F_NEXT_TURN] = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
+    st[FEEL + F_NEXT_TURN] = turns_per_round(st)
 
 
 @njit(cache=True, forceinline=True)
@@ -775,7 +781,7 @@ def feel_round_end(st):
     round (a round: FEEL_TURNS player turns, one per seat by default): one
     comparison per decision."""
     if st[TURN] > st[FEEL + F_NEXT_TURN]:
-        per_round = st[FEEL_TURNS] if st[FEEL_TURNS] > 0 else st[N_SEATS]
+        per_round = turns_per_round(st)
         after = st[FEEL + F_NEXT_TURN] + per_round
         while after < st[TURN]:
             after += per_round

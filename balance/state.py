@@ -103,6 +103,10 @@ class Region(int):
 
     ``index(i, j, ...)``   the slot of element ``[i, j, ...]`` (one index per
                            axis): ``st[aboard_at(seat, k)] = c``
+    ``uindex(i, j, ...)``  the same slot as ``np.uint64``: numba guards a read
+                           at a signed index against a negative one, in every
+                           chain of dependent reads; at an unsigned one it
+                           does not (a hot loop's reads, docs/speed-history.md)
     ``row(i)``             the first slot of row ``i`` (regions of 2+ axes)
     ``view(st)``           the whole region as a flat array view of ``st``
     ``row_view(st, i)``    row ``i`` as a flat view (regions of 2+ axes)
@@ -208,6 +212,10 @@ class Region(int):
         return self._helper("index")
 
     @property
+    def uindex(self) -> Any:
+        return self._helper("uindex")
+
+    @property
     def row(self) -> Any:
         return self._helper("row")
 
@@ -254,6 +262,7 @@ def _make_helper(region: Region, kind: str) -> Any:
 
 def _fixed_helper(at: int, dims: tuple[int, ...], kind: str) -> Any:
     nd = len(dims)
+    cast = np.uint64 if kind == "uindex" else np.int64  # the offset's type (index, uindex)
     size = 1
     for d in dims:
         size *= d
@@ -282,25 +291,25 @@ def _fixed_helper(at: int, dims: tuple[int, ...], kind: str) -> Any:
     if nd == 1:
 
         def index1(i):
-            return at + i
+            return cast(at + i)
 
         return index1
     if nd == 2:
 
         def index2(i, j):
-            return at + i * s0 + j
+            return cast(at + i * s0 + j)
 
         return index2
     if nd == 3:
 
         def index3(i, j, k):
-            return at + i * s0 + j * s1 + k
+            return cast(at + i * s0 + j * s1 + k)
 
         return index3
     if nd == 4:
 
         def index4(i, j, k, m):
-            return at + i * s0 + j * s1 + k * s2 + m
+            return cast(at + i * s0 + j * s1 + k * s2 + m)
 
         return index4
     raise TypeError("a region has at most 4 axes")
@@ -308,6 +317,7 @@ def _fixed_helper(at: int, dims: tuple[int, ...], kind: str) -> Any:
 
 def _placed_helper(slot: int, dims: tuple[tuple[bool, int], ...], kind: str) -> Any:
     nd = len(dims)
+    cast = np.uint64 if kind == "uindex" else np.int64  # the offset's type (index, uindex)
     # per axis: read its length from slot v of the state, or the constant v
     f0, v0 = dims[0]
     f1, v1 = dims[1] if nd >= 2 else (False, 1)
@@ -340,19 +350,19 @@ def _placed_helper(slot: int, dims: tuple[tuple[bool, int], ...], kind: str) -> 
     if nd == 1:
 
         def index1(st, i):
-            return st[slot] + i
+            return cast(st[slot] + i)
 
         return index1
     if nd == 2:
 
         def index2(st, i, j):
-            return st[slot] + i * (st[v1] if f1 else v1) + j
+            return cast(st[slot] + i * (st[v1] if f1 else v1) + j)
 
         return index2
 
     def index3(st, i, j, k):
         d2 = st[v2] if f2 else v2
-        return st[slot] + (i * (st[v1] if f1 else v1) + j) * d2 + k
+        return cast(st[slot] + (i * (st[v1] if f1 else v1) + j) * d2 + k)
 
     return index3
 
@@ -697,6 +707,17 @@ def event(st, kind):
     st[at] = kind
     st[at + 1] = st[TURN]
     return at
+
+
+@njit(cache=True, inline="always")
+def unsigned(i):
+    """An index as an unsigned integer, for ``view[unsigned(i)]``: numba
+    guards a read at a signed index against a negative one (Python's ``a[-1]``
+    counts from the end) with a compare and a conditional move; at an unsigned
+    index a read or a write is a plain access, and LLVM may vectorize a loop
+    over consecutive ones.  Only for an index that is never negative (a
+    region's own offsets: ``uindex``)."""
+    return np.uint64(i)
 
 
 @njit(cache=True)

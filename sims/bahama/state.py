@@ -106,45 +106,29 @@ INCOME = SCORE  # the outcome's per-seat score is the income: the shared header'
 
 # The regions' compiled helpers (inlined: the same code as the offset arithmetic).
 #
-# Those of the rules' reads return the offset as an unsigned integer: numba
-# guards a read at a signed index against a negative one (Python's st[-1]
-# counts from the end) with a compare and a conditional move in every chain of
-# dependent reads (a taxi's field, the route word from it, the citizen there);
-# at an unsigned index a read is a plain load.  An offset is never negative, so
-# the reads are the same (Carnage's helpers do the same: docs/speed-history.md).
+# Those of the rules' reads return the offset as an unsigned integer (the
+# regions' ``uindex``): numba guards a read at a signed index against a
+# negative one (Python's st[-1] counts from the end) with a compare and a
+# conditional move in every chain of dependent reads (a taxi's field, the route
+# word from it, the citizen there); at an unsigned index a read is a plain
+# load.  An offset is never negative, so the reads are the same (Carnage's
+# helpers do the same: docs/speed-history.md).
 # deck_slot stays signed: it is also a bound that shuffle compares and adds to.
-
-
-def _unsigned(index, axes):
-    """``index`` (a region's helper) returning its offset as np.uint64."""
-    if axes == 1:
-
-        def at1(i):
-            return np.uint64(index(i))
-
-        return njit(inline="always")(at1)
-
-    def at2(i, j):
-        return np.uint64(index(i, j))
-
-    return njit(inline="always")(at2)
-
-
-rule_slot = _unsigned(PARAMS.index, 1)  # st[rule_slot(P_CAPACITY)]: a rule parameter
-neighbours_slot = _unsigned(NEIGHBOURS.index, 2)  # st[neighbours_slot(f, j)]: field f's j-th neighbour
-degree_slot = _unsigned(DEGREE.index, 1)  # st[degree_slot(f)]
-route_slot = _unsigned(ROUTE.index, 2)  # st[route_slot(a, b)]: the route word (dist, route_nearer, ... read it)
+rule_slot = PARAMS.uindex  # st[rule_slot(P_CAPACITY)]: a rule parameter
+neighbours_slot = NEIGHBOURS.uindex  # st[neighbours_slot(f, j)]: field f's j-th neighbour
+degree_slot = DEGREE.uindex  # st[degree_slot(f)]
+route_slot = ROUTE.uindex  # st[route_slot(a, b)]: the route word (dist, route_nearer, ... read it)
 deck_slot = DECK.index  # st[deck_slot(k)]: the k-th card
 DECK_END = DECK.slots.stop  # one past the deck's last slot (shuffle's bound)
-taxi_slot = _unsigned(TAXI.index, 1)  # st[taxi_slot(seat)]
-taxi_at_slot = _unsigned(TAXI_AT.index, 1)  # st[taxi_at_slot(f)]
-waiting_slot = _unsigned(WAITING.index, 1)  # st[waiting_slot(i)]
-waiting_at_slot = _unsigned(WAITING_AT.index, 1)  # st[waiting_at_slot(f)]
-origin_slot = _unsigned(ORIGIN.index, 1)  # st[origin_slot(c)]
-dest_slot = _unsigned(DEST.index, 1)  # st[dest_slot(c)]
-fare_slot = _unsigned(FARE.index, 1)  # st[fare_slot(c)]
-aboard_slot = _unsigned(ABOARD.index, 2)  # st[aboard_slot(seat, i)]
-n_aboard_slot = _unsigned(N_ABOARD.index, 1)  # st[n_aboard_slot(seat)]
+taxi_slot = TAXI.uindex  # st[taxi_slot(seat)]
+taxi_at_slot = TAXI_AT.uindex  # st[taxi_at_slot(f)]
+waiting_slot = WAITING.uindex  # st[waiting_slot(i)]
+waiting_at_slot = WAITING_AT.uindex  # st[waiting_at_slot(f)]
+origin_slot = ORIGIN.uindex  # st[origin_slot(c)]
+dest_slot = DEST.uindex  # st[dest_slot(c)]
+fare_slot = FARE.uindex  # st[fare_slot(c)]
+aboard_slot = ABOARD.uindex  # st[aboard_slot(seat, i)]
+n_aboard_slot = N_ABOARD.uindex  # st[n_aboard_slot(seat)]
 income_slot = score_at  # st[income_slot(seat)]: the shared header's SCORE
 
 PHASE_SETUP = 0

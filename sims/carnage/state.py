@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.state import SCORE, Layout, score_at
+from balance.state import SCORE, Layout
 from sims.carnage.params import HQ_CHOSEN, N_PARAMS, P_CAR_CAPACITY, P_CAR_COST, P_HQ, P_MAX_CARS
 from sims.carnage.params import PARAMS as PARAM_DECLS
 
@@ -129,167 +129,39 @@ assert N_PARAMS <= MAX_PARAMS
 
 # Compiled helpers (st[hq_at(seat)]; the board's take st first: st[street_car_at(st, street)]).
 #
-# Each returns its region's offset as an unsigned integer: numba guards a read
-# at a signed index against a negative one (Python's st[-1] counts from the
-# end) with a compare and a conditional move, which lengthens every chain of
-# dependent reads (a car's street, its neighbour, the car there); at an
-# unsigned index a read is a plain load.  An offset is never negative, so the
-# reads are the same (1.07x games/s on one thread, docs/speed-history.md
-# "Carnage, Tag City and Carmarace"; the regions' own helpers, ``_index_*``,
-# return it signed).
-_index_rule_at = PARAMS.index
-_index_card_at = CARDS.index
-_index_hq_at = HQ.index
-_index_money_at = MONEY.index
-_index_alive_at = ALIVE.index
-_index_n_cars_at = N_CARS.index
-_index_car_street_at = CAR_STREET.index
-_index_car_bought_at = CAR_BOUGHT.index
-_index_car_used_at = CAR_USED.index
-_index_car_load_at = CAR_LOAD.index
-_index_passengers_at = PASSENGERS.index
-_index_token_status_at = TOKEN_STATUS.index
-_index_token_origin_at = TOKEN_ORIGIN.index
-_index_token_dest_at = TOKEN_DEST.index
-_index_token_fare_at = TOKEN_FARE.index
-_index_token_street_at = TOKEN_STREET.index
-_index_waiting_at = WAITING.index
-_index_street_car_at = STREET_CAR_AT.index
-_index_street_waiting_at = STREET_WAITING_AT.index
-_index_n_neighbours_at = N_NEIGHBOURS_AT.index
-_index_neighbours_at = NEIGHBOURS_AT.index
-_index_dist_at = DIST_AT.index
-_index_hq_sites_at = HQ_SITES_AT.index
+# Each returns its region's offset as an unsigned integer (the regions'
+# ``uindex``): numba guards a read at a signed index against a negative one
+# (Python's st[-1] counts from the end) with a compare and a conditional move,
+# which lengthens every chain of dependent reads (a car's street, its
+# neighbour, the car there); at an unsigned index a read is a plain load.  An
+# offset is never negative, so the reads are the same (1.07x games/s on one
+# thread, docs/speed-history.md "Carnage, Tag City and Carmarace").
+rule_at = PARAMS.uindex  # st[rule_at(P_CAR_COST)]: a rule parameter
+card_at = CARDS.uindex  # st[card_at(j, 0)]: spawn card j's origin, st[card_at(j, 1)] its destination
+hq_at = HQ.uindex
+money_at = MONEY.uindex
+alive_at = ALIVE.uindex
+n_cars_at = N_CARS.uindex
+car_street_at = CAR_STREET.uindex  # st[car_street_at(c)], c = seat * MAX_CARS + car
+car_bought_at = CAR_BOUGHT.uindex
+car_used_at = CAR_USED.uindex
+car_load_at = CAR_LOAD.uindex
+passengers_at = PASSENGERS.uindex  # st[passengers_at(c, i)]: passenger i of car id c
+token_status_at = TOKEN_STATUS.uindex
+token_origin_at = TOKEN_ORIGIN.uindex
+token_dest_at = TOKEN_DEST.uindex
+token_fare_at = TOKEN_FARE.uindex
+token_street_at = TOKEN_STREET.uindex
+waiting_at = WAITING.uindex
+street_car_at = STREET_CAR_AT.uindex  # st[street_car_at(st, street)]
+street_waiting_at = STREET_WAITING_AT.uindex
+n_neighbours_at = N_NEIGHBOURS_AT.uindex
+neighbours_at = NEIGHBOURS_AT.uindex  # st[neighbours_at(st, street, k)]
+dist_at = DIST_AT.uindex  # st[dist_at(st, a, b)]: packed (DIST_AT's meaning); read it by dist(st, a, b)
+hq_sites_at = HQ_SITES_AT.uindex
+delivered_at = SCORE.uindex  # st[delivered_at(seat)]: the header's score
 car_street_view = CAR_STREET.view
 street_car_view = STREET_CAR_AT.view
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def rule_at(i):
-    # st[rule_at(P_CAR_COST)]: a rule parameter
-    return np.uint64(_index_rule_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def card_at(i, j):
-    # st[card_at(j, 0)]: spawn card j's origin, st[card_at(j, 1)] its destination
-    return np.uint64(_index_card_at(i, j))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def hq_at(i):
-    return np.uint64(_index_hq_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def money_at(i):
-    return np.uint64(_index_money_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def alive_at(i):
-    return np.uint64(_index_alive_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def n_cars_at(i):
-    return np.uint64(_index_n_cars_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def car_street_at(i):
-    # st[car_street_at(c)], c = seat * MAX_CARS + car
-    return np.uint64(_index_car_street_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def car_bought_at(i):
-    return np.uint64(_index_car_bought_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def car_used_at(i):
-    return np.uint64(_index_car_used_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def car_load_at(i):
-    return np.uint64(_index_car_load_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def passengers_at(i, j):
-    # st[passengers_at(c, i)]: passenger i of car id c
-    return np.uint64(_index_passengers_at(i, j))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def token_status_at(i):
-    return np.uint64(_index_token_status_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def token_origin_at(i):
-    return np.uint64(_index_token_origin_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def token_dest_at(i):
-    return np.uint64(_index_token_dest_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def token_fare_at(i):
-    return np.uint64(_index_token_fare_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def token_street_at(i):
-    return np.uint64(_index_token_street_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def waiting_at(i):
-    return np.uint64(_index_waiting_at(i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def street_car_at(st, i):
-    # st[street_car_at(st, street)]
-    return np.uint64(_index_street_car_at(st, i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def street_waiting_at(st, i):
-    return np.uint64(_index_street_waiting_at(st, i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def n_neighbours_at(st, i):
-    return np.uint64(_index_n_neighbours_at(st, i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def neighbours_at(st, i, j):
-    # st[neighbours_at(st, street, k)]
-    return np.uint64(_index_neighbours_at(st, i, j))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def dist_at(st, i, j):
-    # st[dist_at(st, a, b)]: packed (DIST_AT's meaning); read it by dist(st, a, b)
-    return np.uint64(_index_dist_at(st, i, j))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def hq_sites_at(st, i):
-    return np.uint64(_index_hq_sites_at(st, i))
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def delivered_at(i):
-    # st[delivered_at(seat)]: the header's score
-    return np.uint64(score_at(i))
 
 
 PHASE_SETUP = 0

@@ -52,7 +52,7 @@ from numba.extending import intrinsic
 from llvmlite import ir
 
 from balance.errors import UserError
-from balance.state import HEAT_AT, HEAT_CELLS, Layout, score_at
+from balance.state import HEAT_AT, HEAT_CELLS, Layout, score_at, unsigned
 from sims.tagcity.board import (
     MAX_CENTRE,
     MAX_RING,
@@ -488,15 +488,6 @@ def lowest_bit(x):
 def highest_bit(x):
     """Index of the highest set bit of a non-zero int64."""
     return 63 - _ctlz(x)
-
-
-@njit(cache=True, inline="always")
-def unsigned(i):
-    """A slot's index as an unsigned integer.  numba reads ``st[i]`` for a signed
-    ``i`` through a test for a negative index (counted from the end), which a
-    helper's slot never is; read with an unsigned one, consecutive slots are
-    consecutive loads and LLVM vectorizes a loop over them."""
-    return np.uint64(i)
 
 
 @njit(cache=True, inline="always")

@@ -67,7 +67,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from balance.state import MAX_SEATS, N_SEATS, Layout
+from balance.state import MAX_SEATS, N_SEATS, Layout, unsigned  # noqa: F401 (unsigned: the kernel's)
 from sims.taxi.params import N_PARAMS, P_STOP_ON_FREEWAY
 from sims.taxi.params import PARAMS as PARAM_DECLS
 
@@ -239,7 +239,7 @@ seg_a_at = SEG_A.index
 seg_b_at = SEG_B.index
 node_seg_start_at = NODE_SEG_START.index
 node_seg_at = NODE_SEG.index
-_d0_index = D0.index
+_d0_slot = D0.uindex
 d0_to_view = D0.row_view  # d0_to_view(st, v)[u]: the distances to node v, by start
 journey_kind_at = JOURNEY_KIND.index
 passenger_kind_at = PASSENGER_KIND.index
@@ -271,21 +271,11 @@ dest_view = DEST.view
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def unsigned(i):
-    """An index as an unsigned integer, for ``view[unsigned(i)]``: numba
-    guards a read at a signed index against a negative one (Python's
-    ``a[-1]`` counts from the end) with a compare and a conditional move; at
-    an unsigned index a read or a write is a plain access.  The kernel's
-    indices are never negative, so the slots are the same."""
-    return np.uint64(i)
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def d0_at(st, u, v):
     """The slot of D0 from ``u`` (a turn's start) to ``v``: the region is
     stored by target (row ``v``), so a player scoring many ends against one
     destination reads one row."""
-    return np.uint64(_d0_index(st, v, u))
+    return _d0_slot(st, v, u)
 
 
 # ---- phases (PHASE)
